@@ -1,0 +1,1 @@
+// APipeAudio: see the module's files.

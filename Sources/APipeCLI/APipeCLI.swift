@@ -1,0 +1,1 @@
+// APipeCLI: see the module's files.

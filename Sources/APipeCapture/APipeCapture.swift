@@ -1,0 +1,1 @@
+// APipeCapture: see the module's files.

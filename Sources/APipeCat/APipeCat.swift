@@ -1,0 +1,1 @@
+// APipeCat: see the module's files.

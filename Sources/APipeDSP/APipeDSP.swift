@@ -1,0 +1,1 @@
+// APipeDSP: see the module's files.

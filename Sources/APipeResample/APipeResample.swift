@@ -1,0 +1,1 @@
+// APipeResample: see the module's files.

@@ -1,0 +1,1 @@
+// APipeSegment: see the module's files.

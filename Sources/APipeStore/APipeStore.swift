@@ -1,0 +1,1 @@
+// APipeStore: see the module's files.

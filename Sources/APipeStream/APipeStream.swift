@@ -1,0 +1,1 @@
+// APipeStream: see the module's files.

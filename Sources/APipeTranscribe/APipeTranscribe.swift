@@ -1,0 +1,1 @@
+// APipeTranscribe: see the module's files.

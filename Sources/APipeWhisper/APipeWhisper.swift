@@ -1,0 +1,1 @@
+// APipeWhisper: see the module's files.
