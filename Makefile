@@ -45,3 +45,8 @@ test: setup build
 
 clean:
 	rm -rf .build
+
+# Benchmarks: each area adds its own target to BENCH_TARGETS in bench/<area>.mk.
+BENCH_TARGETS :=
+-include bench/*.mk
+bench: build $(BENCH_TARGETS)
