@@ -77,7 +77,7 @@ public struct FileCapture {
         let target = recorder.format
         let mixer = ChannelMixer(inputChannels: reader.channels, outputChannels: target.channels)
         let converter = reader.rate == target.rate
-            ? nil : try RateConverterFactory.make(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality)
+            ? nil : try RunResampler(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality)
         let limit = duration.map { Int(($0 * Double(reader.rate)).rounded()) } ?? Int.max
         var read = 0
         var samples: [Float] = []
@@ -95,16 +95,14 @@ public struct FileCapture {
                 block = mixed[...]
             }
             if let converter {
-                converted.removeAll(keepingCapacity: true)
-                try block.withUnsafeBufferPointer { try converter.convert($0, endOfInput: false, into: &converted) }
+                try block.withUnsafeBufferPointer { try converter.process($0, into: &converted) }
                 try converted.withUnsafeBufferPointer { try recorder.append($0) }
             } else {
                 try block.withUnsafeBufferPointer { try recorder.append($0) }
             }
         }
         if let converter {
-            converted.removeAll(keepingCapacity: true)
-            try converter.convert(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true, into: &converted)
+            try converter.finish(into: &converted)
             try converted.withUnsafeBufferPointer { try recorder.append($0) }
         }
         return true
