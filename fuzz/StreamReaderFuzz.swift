@@ -13,7 +13,7 @@ public func streamReaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
             }
         }
     } catch {
-        _ = error.description
+        _ = String(describing: error)
     }
     return 0
 }

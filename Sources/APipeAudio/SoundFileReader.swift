@@ -115,6 +115,18 @@ public final class SoundFileReader {
         return Int(got)
     }
 
+    /// Replaces `samples` with up to `frames` interleaved s16 frames, for files whose samples
+    /// fit 16 bits: no float round trip. Returns frames read, 0 at the end.
+    public func read(frames: Int, into samples: inout [Int16]) throws(AudioError) -> Int {
+        let needed = frames * channels
+        if samples.count != needed { samples = [Int16](repeating: 0, count: needed) }
+        let got = samples.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        if got < 0 || (got == 0 && sf_error(handle) != 0) {
+            throw .unreadable(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+        return Int(got)
+    }
+
     private func validate() throws(AudioError) {
         guard info.channels >= 1, info.channels <= Int32(AudioFormat.maxChannels) else {
             throw .unreadable(path: path, reason: "\(info.channels) channels (apipe carries 1 to \(AudioFormat.maxChannels))")
