@@ -2,7 +2,10 @@
 ///
 /// Rational ratios `outputRate/inputRate` (reduced to `up/down`) use one exact filter phase per
 /// output position; ratios whose phase table would be too large interpolate between a fixed grid
-/// of phases. Positions are integers, so the total output of a stream is exactly
+/// of phases. Conversions whose direct filter would be long first go through an FFT overlap-save
+/// low-pass (`ResamplerPrefilter`, at twice the input rate when converting up) so the polyphase
+/// stage after it needs only a wide transition band and a few taps.
+/// Positions are integers, so the total output of a stream is exactly
 /// `round(totalInput * outputRate / inputRate)` frames. Frames are frames per channel.
 public struct Resampler: Sendable {
     /// Highest accepted sample rate in Hz.
@@ -19,6 +22,9 @@ public struct Resampler: Sendable {
     private let up: Int
     private let down: Int
     private var stage: ResamplerStage
+    private var prefilter: ResamplerPrefilter?
+    /// One prefilter chunk of interleaved frames, passed on to `stage`.
+    private var scratch: [Float] = []
     private var framesIn = 0
     private var framesOut = 0
 
@@ -38,11 +44,41 @@ public struct Resampler: Sendable {
         self.quality = quality
         self.up = outputRate / g
         self.down = inputRate / g
-        self.stage = ResamplerStage(up: up, down: down, channels: channels, spec: quality.spec)
+        let spec = quality.spec
+        if ResamplerFilterBank.taps(up: up, down: down, spec: spec) * up >= Self.prefilterThreshold * down {
+            // The prefilter runs at rate r1 and band-limits to b0 (the lower Nyquist frequency);
+            // the polyphase stage r1 -> outputRate then only rejects images from r1 - b0 up.
+            let stuffing = up > down ? 2 : 1
+            let r1 = stuffing * inputRate
+            let b0 = Double(min(inputRate, outputRate)) / 2
+            let scale = b0 / Double(r1)
+            // Two filters in a row: each gets a margin so the pair still meets the preset.
+            let attenuation = spec.attenuation + 10
+            let filter = ResamplerPrefilter(
+                channels: channels, stuffing: stuffing, cutoff: scale * (spec.passEdge + spec.stopEdge) / 2,
+                transition: scale * (spec.stopEdge - spec.passEdge), attenuation: attenuation)
+            let lower = Double(min(r1, outputRate)) / 2
+            let wide = ResamplerFilterSpec(
+                passEdge: spec.passEdge * b0 / lower, stopEdge: (Double(r1) - b0) / lower,
+                attenuation: attenuation)
+            let g1 = Self.gcd(r1, outputRate)
+            self.stage = ResamplerStage(up: outputRate / g1, down: r1 / g1, channels: channels, spec: wide)
+            self.scratch = [Float](repeating: 0, count: filter.chunk * channels)
+            self.prefilter = filter
+        } else {
+            self.stage = ResamplerStage(up: up, down: down, channels: channels, spec: spec)
+        }
     }
 
+    /// Direct multiply-adds per input frame beyond which the FFT prefilter is cheaper: measured
+    /// (bench/resample) as cheaper for every preset and ratio of the bench, so only very short
+    /// direct filters stay single-stage.
+    static let prefilterThreshold = 48
+
     /// Output frames that depend on input not yet seen (the filter's look-ahead), in output frames.
-    public var latencyFrames: Int { (stage.lookahead * up + down - 1) / down }
+    public var latencyFrames: Int {
+        ((stage.lookahead + (prefilter?.latency ?? 0)) * stage.up + stage.down - 1) / stage.down
+    }
 
     /// Consumes interleaved input frames, appends interleaved output frames to `output`; returns frames written.
     ///
@@ -52,8 +88,13 @@ public struct Resampler: Sendable {
         guard frames > 0, let base = input.baseAddress else { return 0 }
         var taken = 0, written = 0
         while taken < frames {
-            taken += stage.push(base.advanced(by: taken * channels), frames: frames - taken)
-            written += drain(into: &output, limit: Int.max)
+            if prefilter == nil {
+                taken += stage.push(base.advanced(by: taken * channels), frames: frames - taken)
+                written += drain(into: &output, limit: Int.max)
+            } else {
+                taken += prefilter!.push(base.advanced(by: taken * channels), frames: frames - taken)
+                if prefilter!.isFull { written += runPrefilter(into: &output, limit: Int.max) }
+            }
         }
         framesIn += frames
         framesOut += written
@@ -66,12 +107,36 @@ public struct Resampler: Sendable {
         var written = 0
         while framesOut + written < target {
             let n = drain(into: &output, limit: target - framesOut - written)
-            if n == 0 { _ = stage.push(nil, frames: stage.room) }
             written += n
+            guard n == 0 else { continue }
+            if prefilter == nil {
+                _ = stage.push(nil, frames: stage.room)
+            } else {
+                _ = prefilter!.push(nil, frames: Int.max)
+                written += runPrefilter(into: &output, limit: target - framesOut - written)
+            }
         }
         stage.reset()
+        prefilter?.reset()
         framesIn = 0
         framesOut = 0
+        return written
+    }
+
+    /// Filters the prefilter's complete chunk and passes it through `stage`; returns frames written.
+    private mutating func runPrefilter(into output: inout [Float], limit: Int) -> Int {
+        var chunkFrames: [Float] = []
+        swap(&chunkFrames, &scratch)
+        defer { swap(&chunkFrames, &scratch) }
+        chunkFrames.withUnsafeMutableBufferPointer { prefilter!.run(into: $0.baseAddress!) }
+        let frames = prefilter!.chunk
+        var fed = 0, written = 0
+        while fed < frames, written < limit {
+            fed += chunkFrames.withUnsafeBufferPointer {
+                stage.push($0.baseAddress!.advanced(by: fed * channels), frames: frames - fed)
+            }
+            written += drain(into: &output, limit: limit - written)
+        }
         return written
     }
 

@@ -14,8 +14,6 @@ final class ResamplerFilterBank: Sendable {
     let phases: Int
     /// Whether rows are a grid to interpolate between rather than exact phases.
     let interpolated: Bool
-    /// Whether dot products accumulate in double (stopbands beyond float accumulation's reach).
-    let wide: Bool
     /// `rows * stride` coefficients, row-major.
     let coefficients: [Float]
 
@@ -24,20 +22,22 @@ final class ResamplerFilterBank: Sendable {
     /// Largest exact table (floats) before falling back to interpolated phases.
     static let maxExactTable = 1 << 22
 
+    /// Taps per output frame of the direct filter for `up/down` and `spec`.
+    static func taps(up: Int, down: Int, spec: ResamplerFilterSpec) -> Int {
+        let transition = 0.5 * min(1.0, Double(up) / Double(down)) * (spec.stopEdge - spec.passEdge)
+        // At least two input steps wide, so a window never jumps past the history it reads.
+        return max(KaiserSinc.length(attenuation: spec.attenuation, transition: transition), 2 * (down / up + 2))
+    }
+
     /// Designs the table for `up/down` (reduced) with `spec`; cut-off relative to the lower rate.
     init(up: Int, down: Int, spec: ResamplerFilterSpec) {
-        let scale = 0.5 * min(1.0, Double(up) / Double(down))
-        let cutoff = scale * (spec.passEdge + spec.stopEdge) / 2
-        let transition = scale * (spec.stopEdge - spec.passEdge)
-        // At least two input steps wide, so a window never jumps past the history it reads.
-        taps = max(
-            KaiserSinc.length(attenuation: spec.attenuation, transition: transition), 2 * (down / up + 2))
+        let cutoff = 0.5 * min(1.0, Double(up) / Double(down)) * (spec.passEdge + spec.stopEdge) / 2
+        taps = Self.taps(up: up, down: down, spec: spec)
         let lanes = ResamplerKernel.lanes
         stride = (taps + lanes - 1) / lanes * lanes
         interpolated = up * stride > Self.maxExactTable
         phases = interpolated ? Self.interpolatedPhases : up
         let rows = interpolated ? phases + 1 : phases
-        wide = spec.attenuation > 150
         let beta = KaiserSinc.beta(attenuation: spec.attenuation)
         let i0Beta = KaiserSinc.besselI0(beta)
         let half = taps / 2

@@ -4,12 +4,13 @@ public enum ResamplerQuality: String, Sendable, CaseIterable {
 
     /// Filter specification of this preset, relative to the Nyquist frequency of the lower rate.
     ///
-    /// Chosen from bench/resample measurements so that each preset's -3 dB point, SNR and alias
+    /// Chosen from bench/resample measurements so that each preset's -3 dB point, ripple and alias
     /// rejection are at least those of libsamplerate's comparable converter
     /// (low: SINC_FASTEST, medium: SINC_MEDIUM_QUALITY, high and best: SINC_BEST_QUALITY).
+    /// The transition band ends at the new Nyquist frequency: nothing aliases.
     public var spec: ResamplerFilterSpec {
         switch self {
-        case .low: ResamplerFilterSpec(passEdge: 0.74, stopEdge: 1.0, attenuation: 115)
+        case .low: ResamplerFilterSpec(passEdge: 0.74, stopEdge: 1.0, attenuation: 120)
         case .medium: ResamplerFilterSpec(passEdge: 0.86, stopEdge: 1.0, attenuation: 125)
         case .high: ResamplerFilterSpec(passEdge: 0.94, stopEdge: 1.0, attenuation: 148)
         case .best: ResamplerFilterSpec(passEdge: 0.95, stopEdge: 1.0, attenuation: 165)

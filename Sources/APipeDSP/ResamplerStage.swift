@@ -103,7 +103,7 @@ struct ResamplerStage: Sendable {
         guard count > 0 else { return 0 }
         let stepWhole = down / up, stepFrac = down % up
         let stride = bank.stride, channels = self.channels, capacity = self.capacity
-        let up = self.up, phases = bank.phases, interpolated = bank.interpolated, wide = bank.wide
+        let up = self.up, phases = bank.phases, interpolated = bank.interpolated
         var ws = windowStart, p = phase
         history.withUnsafeBufferPointer { h in
             bank.coefficients.withUnsafeBufferPointer { coef in
@@ -124,10 +124,7 @@ struct ResamplerStage: Sendable {
                     } else {
                         let c0 = cb.advanced(by: p * stride)
                         for c in 0..<channels {
-                            let x = hb.advanced(by: c * capacity + ws)
-                            o[c] = wide
-                                ? ResamplerKernel.dotWide(c0, x, count: stride)
-                                : ResamplerKernel.dot(c0, x, count: stride)
+                            o[c] = ResamplerKernel.dot(c0, hb.advanced(by: c * capacity + ws), count: stride)
                         }
                     }
                     o += channels

@@ -29,9 +29,15 @@ LSR_SECONDS = 60  # libsamplerate is timed on the first minute (it is 10-100x sl
 TMP = tempfile.mkdtemp(prefix="apipe-resample-bench-")
 
 
-def apipe(x, fi, fo, ch, preset):
-    src, dst = os.path.join(TMP, "in.f32"), os.path.join(TMP, "out.f32")
+def write(x):
+    """Writes x as raw f32 for the driver and sox; returns the path."""
+    src = os.path.join(TMP, "in.f32")
     x.astype(np.float32).tofile(src)
+    return src
+
+
+def apipe(src, fi, fo, ch, preset):
+    dst = os.path.join(TMP, "out.f32")
     out = subprocess.run([DRIVER, str(fi), str(fo), str(ch), preset, src, dst], check=True,
                          capture_output=True, text=True).stdout.split()
     y = np.fromfile(dst, dtype=np.float32)
@@ -44,9 +50,7 @@ def timed(fn):
     return y, time.perf_counter() - t
 
 
-def sox_time(x, fi, fo, ch, opt):
-    src = os.path.join(TMP, "in.f32")
-    x.astype(np.float32).tofile(src)
+def sox_time(src, fi, fo, ch, opt):
     cmd = ["sox", "-t", "f32", "-r", str(fi), "-c", str(ch), src, "-t", "f32",
            os.path.join(TMP, "sox.f32"), "rate", opt, str(fo)]
     _, dt = timed(lambda: subprocess.run(cmd, check=True))
@@ -77,9 +81,10 @@ def quality():
     print("   sweep above the new Nyquist (down) or worst image energy above the old Nyquist (up), dB)")
     for fi, fo in RATIOS:
         probe = Probe(fi, fo)
+        src = write(probe.signal)
         print(f"-- {fi} -> {fo}")
         for preset, (edge, lsr, sq, _) in PRESETS.items():
-            ya, _ = apipe(probe.signal, fi, fo, 1, preset)
+            ya, _ = apipe(src, fi, fo, 1, preset)
             fa = probe.figures(ya, edge)
             fl = probe.figures(samplerate.resample(probe.signal, fo / fi, lsr), edge)
             fs = probe.figures(soxr.resample(probe.signal, fi, fo, quality=sq), edge)
@@ -91,22 +96,24 @@ def quality():
 def speed():
     print(f"== speed: {SECONDS} s of noise, single thread, Mfr/s = million input frames per second")
     print("   (apipe: process+finish time in the driver; soxr/libsamplerate: Python call; sox: whole process)")
-    print(f"{'ratio':>13s} ch | {'preset':6s} | {'apipe':>7s} | {'lsr':>7s} | {'soxr':>7s} | {'sox':>7s} | apipe/soxr  apipe/lsr")
+    print(f"{'ratio':>13s} ch | {'preset':6s} | {'apipe':>7s} | {'lsr':>7s} | {'soxr':>7s} | {'sox':>7s} |"
+          " apipe/soxr  apipe/lsr  apipe/sox")
     rng = np.random.default_rng(1)
     for fi, fo in RATIOS:
         for ch in (1, 2):
             x = (rng.standard_normal((SECONDS * fi, ch)) * 0.1).astype(np.float32)
             xs = np.ascontiguousarray(x[: LSR_SECONDS * fi])
             flat = x if ch > 1 else x[:, 0]
+            src = write(x)
             for preset, (_, lsr, sq, opt) in PRESETS.items():
-                _, ta = apipe(x, fi, fo, ch, preset)
+                _, ta = apipe(src, fi, fo, ch, preset)
                 _, tl = timed(lambda: samplerate.resample(xs if ch > 1 else xs[:, 0], fo / fi, lsr))
                 _, ts = timed(lambda: soxr.resample(flat, fi, fo, quality=sq))
-                tx = sox_time(x, fi, fo, ch, opt)
+                tx = sox_time(src, fi, fo, ch, opt)
                 n = len(x) / 1e6
                 ra, rl, rs, rx = n / ta, LSR_SECONDS * fi / 1e6 / tl, n / ts, n / tx
                 print(f"{fi:>6d}->{fo:<6d} {ch}  | {preset:6s} | {ra:7.1f} | {rl:7.2f} | {rs:7.1f} | {rx:7.1f} |"
-                      f" {ra / rs:9.2f}x {ra / rl:8.1f}x", flush=True)
+                      f" {ra / rs:9.2f}x {ra / rl:9.1f}x {ra / rx:9.2f}x", flush=True)
 
 
 if __name__ == "__main__":
