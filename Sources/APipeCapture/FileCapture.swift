@@ -77,7 +77,7 @@ public struct FileCapture {
         let target = recorder.format
         let mixer = ChannelMixer(inputChannels: reader.channels, outputChannels: target.channels)
         let converter = reader.rate == target.rate
-            ? nil : try RunResampler(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality)
+            ? nil : try RunResampler(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality, engine: .apipe)
         let limit = duration.map { Int(($0 * Double(reader.rate)).rounded()) } ?? Int.max
         if converter == nil, mixer.isIdentity, target.encoding == .s16le {
             return try copySixteenBit(reader, limit: limit, to: recorder)

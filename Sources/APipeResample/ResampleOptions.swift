@@ -6,12 +6,20 @@ public struct ResampleOptions: Sendable {
     public var channels: Int?
     public var encoding: SampleEncoding?
     public var quality: ResampleQuality
+    public var engine: ResampleEngine
+    /// Adds TPDF dither before rounding to s16.
+    public var dither: Bool
 
-    public init(rate: Int? = nil, channels: Int? = nil, encoding: SampleEncoding? = nil, quality: ResampleQuality = .high) {
+    public init(
+        rate: Int? = nil, channels: Int? = nil, encoding: SampleEncoding? = nil, quality: ResampleQuality = .high,
+        engine: ResampleEngine = .apipe, dither: Bool = false
+    ) {
         self.rate = rate
         self.channels = channels
         self.encoding = encoding
         self.quality = quality
+        self.engine = engine
+        self.dither = dither
     }
 
     /// The output format for a given input format.

@@ -23,6 +23,7 @@ public struct ResampleStage: StreamStage {
     private var mixed: [Float] = []
     private var converted: [Float] = []
     private var encoded: [UInt8] = []
+    private var dither = TPDFDither()
 
     public init(options: ResampleOptions) {
         self.options = options
@@ -66,12 +67,13 @@ public struct ResampleStage: StreamStage {
         guard let input, let output else { return }
         converter = input.rate == output.rate
             ? nil
-            : try RunResampler(inputRate: input.rate, outputRate: output.rate, channels: output.channels, quality: options.quality)
+            : try RunResampler(
+                inputRate: input.rate, outputRate: output.rate, channels: output.channels, quality: options.quality, engine: options.engine)
     }
 
     private mutating func convert(_ block: AudioBlock, _ writer: StreamWriter) throws {
         guard let output, let mixer else { return }
-        if converter == nil && mixer.isIdentity && output.encoding == block.format.encoding {
+        if converter == nil && mixer.isIdentity && output.encoding == block.format.encoding && !dithering {
             try writer.write(AudioBlock(position: block.position, format: output, bytes: block.bytes))
             nextInput += block.frames
             return
@@ -86,14 +88,24 @@ public struct ResampleStage: StreamStage {
         if let converter {
             let position = runOutputStart + converter.outputFrames
             try samples.withUnsafeBufferPointer { try converter.process($0, into: &converted) }
-            try emit(converted, at: position, writer)
+            try emitConverted(at: position, writer)
         } else {
+            if dithering { samples.withUnsafeMutableBufferPointer { dither.add(to: $0) } }
             try emit(samples, at: block.position, writer)
         }
     }
 
     /// Where the current run starts in output frames.
     private var runOutputStart: Int { converter?.expectedOutput(runStart) ?? runStart }
+
+    /// Dither applies where floats become s16.
+    private var dithering: Bool { options.dither && output?.encoding == .s16le }
+
+    /// Emits the converter's output buffer.
+    private mutating func emitConverted(at position: Int, _ writer: StreamWriter) throws {
+        if dithering { converted.withUnsafeMutableBufferPointer { dither.add(to: $0) } }
+        try emit(converted, at: position, writer)
+    }
 
     /// Writes frames at `position`, then any held events the output has caught up with.
     private mutating func emit(_ frames: [Float], at position: Int, _ writer: StreamWriter) throws {
@@ -114,7 +126,7 @@ public struct ResampleStage: StreamStage {
         if let converter {
             let position = runOutputStart + converter.outputFrames
             try converter.finish(into: &converted)
-            try emit(converted, at: position, writer)
+            try emitConverted(at: position, writer)
             self.converter = nil
         }
         for held in heldEvents { try writer.write(held.event) }

@@ -59,8 +59,15 @@ public enum SampleCodec {
             let out = raw.baseAddress! + start
             switch encoding {
             case .s16le:
-                for i in 0..<samples.count {
+                var i = 0
+                while i + 8 <= samples.count {
+                    let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+                    (out + i &* 2).storeBytes(of: quantize(v), as: SIMD8<Int16>.self)
+                    i += 8
+                }
+                while i < samples.count {
                     out.storeBytes(of: clippedInt16(source[i]).littleEndian, toByteOffset: i &* 2, as: Int16.self)
+                    i += 1
                 }
             case .f32le:
                 for i in 0..<samples.count {
@@ -70,13 +77,20 @@ public enum SampleCodec {
         }
     }
 
-    /// Rounds to the nearest s16 value, clipping out-of-range input and mapping NaN to 0.
+    /// Eight samples to s16 at once (host order is the wire's little-endian on every platform
+    /// apipe builds for): NaN to 0, round to nearest even, clip.
+    @usableFromInline @inline(__always)
+    static func quantize(_ samples: SIMD8<Float>) -> SIMD8<Int16> {
+        let scaled = samples * 32768
+        let clean = scaled.replacing(with: 0, where: scaled .!= scaled)
+        let clipped = clean.rounded(.toNearestOrEven).clamped(lowerBound: SIMD8(repeating: -32768), upperBound: SIMD8(repeating: 32767))
+        return SIMD8<Int16>(truncatingIfNeeded: SIMD8<Int32>(clipped))
+    }
+
+    /// Rounds to the nearest s16 value (ties to even), clipping out-of-range input and mapping
+    /// NaN to 0: the same rule as the vector path.
     @inlinable
     public static func clippedInt16(_ x: Float) -> Int16 {
-        // min/max before the conversion keeps it branch-free (and vectorisable); NaN fails both
-        // comparisons and is caught by the final select.
-        let scaled = (x * 32768).rounded(.toNearestOrEven)
-        let clipped = Swift.min(Swift.max(scaled, -32768), 32767)
-        return clipped == clipped ? Int16(clipped) : 0
+        quantize(SIMD8(repeating: x))[0]
     }
 }

@@ -26,6 +26,12 @@ struct AResample: ParsableCommand {
     @Option(help: ArgumentHelp("Resampling quality: low, medium, high or best.", valueName: "QUALITY"))
     var quality: String = "high"
 
+    @Option(help: ArgumentHelp("Resampler: apipe (the SIMD engine) or libsamplerate (the reference).", valueName: "ENGINE"))
+    var engine: String = "apipe"
+
+    @Flag(help: "Add TPDF dither when converting to s16.")
+    var dither = false
+
     func validate() throws {
         if let rate, !(1...AudioFormat.maxRate).contains(rate) {
             throw ValidationError("--rate \(rate) is out of range (1 to \(AudioFormat.maxRate) Hz)")
@@ -34,13 +40,14 @@ struct AResample: ParsableCommand {
             throw ValidationError("--channels \(channels) is out of range (1 to \(AudioFormat.maxChannels))")
         }
         if let format, SampleEncoding(name: format) == nil { throw ValidationError("unknown sample format '\(format)' (use s16 or f32)") }
+        if ResampleEngine(rawValue: engine) == nil { throw ValidationError("unknown engine '\(engine)' (use apipe or libsamplerate)") }
         if ResampleQuality(rawValue: quality) == nil { throw ValidationError("unknown quality '\(quality)' (use low, medium, high or best)") }
     }
 
     func run() throws {
         let options = ResampleOptions(
             rate: rate, channels: channels, encoding: format.flatMap(SampleEncoding.init(name:)),
-            quality: ResampleQuality(rawValue: quality) ?? .high)
+            quality: ResampleQuality(rawValue: quality) ?? .high, engine: ResampleEngine(rawValue: engine) ?? .apipe, dither: dither)
         var stage = ResampleStage(options: options)
         try StageRunner.run(&stage, name: "aresample")
     }

@@ -9,7 +9,7 @@ import Testing
     @Test func resampledWavMatchesLibsamplerateDirectly() throws {
         let shell = try Shell()
         let speech = try shell.speech("The budget meeting starts at nine.")
-        let result = try shell.run("acapture -i '\(speech)' | aresample -r 16000 | acat --wav > out.wav")
+        let result = try shell.run("acapture -i '\(speech)' | aresample -r 16000 --engine libsamplerate | acat --wav > out.wav")
         #expect(result.statuses == [0, 0, 0], "\(result.stderr)")
 
         let source = try SoundFileReader(path: speech)
@@ -28,6 +28,23 @@ import Testing
         #expect(produced.count == expectedFrames)
         let worst = zip(produced, reference).map { abs($0 - $1) }.max() ?? 1
         #expect(worst <= 1.0 / 32768 + 1e-6, "largest difference \(worst)")
+    }
+
+    @Test func bothEnginesAgreeOnABandLimitedSignal() throws {
+        let shell = try Shell()
+        try shell.run("sox -n -r 44100 -c 1 -b 16 tone.wav synth 2 sine 1000 sine 3000 vol 0.4")
+        let result = try shell.run("""
+            acapture -i tone.wav | aresample -r 16000 --format f32 --quality best | acat --wav > apipe.wav
+            acapture -i tone.wav | aresample -r 16000 --format f32 --quality best --engine libsamplerate | acat --wav > lsr.wav
+            """)
+        #expect(result.statuses == [0, 0, 0], "\(result.stderr)")
+        let apipe = try samples(of: SoundFileReader(path: shell.path("apipe.wav")))
+        let reference = try samples(of: SoundFileReader(path: shell.path("lsr.wav")))
+        #expect(apipe.count == 32000)
+        #expect(reference.count == 32000)
+        // Away from the edges, the two filters agree to better than -90 dB of full scale.
+        let worst = zip(apipe, reference).dropFirst(800).dropLast(800).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 3e-5, "largest difference \(worst)")
     }
 
     func samples(of reader: SoundFileReader) throws -> [Float] {
