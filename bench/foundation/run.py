@@ -2,7 +2,8 @@
 
 1. Framing: 10 minutes of 44.1 kHz s16 mono through `acapture | aresample | acat --raw`
    (same rate: the stream passes through) against `cat | cat | cat` on the same WAV bytes.
-2. aresample 44.1 kHz -> 16 kHz on the same 10 minutes, per quality preset, against
+2. aresample 44.1 kHz -> 16 kHz on the same 10 minutes, per quality preset, with both
+   engines, against
    `sox ... rate` and libsamplerate called directly (C, same converter), with the SNR of a
    1 kHz sine and the attenuation of a 12 kHz tone (above the new Nyquist), both computed
    from the output.
@@ -75,10 +76,12 @@ print("== aresample 44.1 kHz -> 16 kHz, 10 min mono (best of %d), same input for
 print(f"{'preset':<8}{'engine':<28}{'seconds':>9}{'x realtime':>12}{'SNR 1k dB':>11}{'12k atten dB':>14}")
 for preset, converter in converters.items():
     rows = []
-    t = best_time(f"acapture -i noise.wav | aresample -r 16000 --quality {preset} | acat --raw > /dev/null")
-    sh(f"acapture -i sine1k.wav | aresample -r 16000 --quality {preset} --format f32 | acat --raw > a-sine.f32")
-    sh(f"acapture -i tone12k.wav | aresample -r 16000 --quality {preset} --format f32 | acat --raw > a-tone.f32")
-    rows.append(("apipe aresample", t, read_f32("a-sine.f32"), read_f32("a-tone.f32")))
+    for engine in ["apipe", "libsamplerate"]:
+        chain = f"aresample -r 16000 --quality {preset} --engine {engine}"
+        t = best_time(f"acapture -i noise.wav | {chain} | acat --raw > /dev/null")
+        sh(f"acapture -i sine1k.wav | {chain} --format f32 | acat --raw > a-sine.f32")
+        sh(f"acapture -i tone12k.wav | {chain} --format f32 | acat --raw > a-tone.f32")
+        rows.append((f"aresample --engine {engine}", t, read_f32("a-sine.f32"), read_f32("a-tone.f32")))
     t = best_time(f"./src-direct {converter} {16000 / 44100!r} < noise.f32 > /dev/null")
     sh(f"sox sine1k.wav -t f32 - | ./src-direct {converter} {16000 / 44100!r} > d-sine.f32")
     sh(f"sox tone12k.wav -t f32 - | ./src-direct {converter} {16000 / 44100!r} > d-tone.f32")
@@ -89,4 +92,4 @@ for preset, converter in converters.items():
     rows.append((f"sox rate {sox_quality[preset]}", t, read_f32("s-sine.f32"), read_f32("s-tone.f32")))
     for name, seconds, sine, tone in rows:
         print(f"{preset:<8}{name:<28}{seconds:>9.3f}{600 / seconds:>12.0f}{sine_snr(sine, 16000, 1000):>11.1f}{tone_attenuation(tone):>14.1f}")
-    print(f"{'':<8}apipe/libsamplerate time ratio {rows[0][1] / rows[1][1]:.2f}, apipe/sox {rows[0][1] / rows[2][1]:.2f}")
+    print(f"{'':<8}time ratios: aresample (apipe engine) / libsamplerate direct {rows[0][1] / rows[2][1]:.2f}, / sox {rows[0][1] / rows[3][1]:.2f}")
