@@ -13,6 +13,7 @@ public final class SoundFileWriter {
     private let temporaryPath: String
     public let channels: Int
     public private(set) var frames = 0
+    private var encoded: [UInt8] = []
 
     public init(path: String, rate: Int, channels: Int) throws(AudioError) {
         var info = SF_INFO()
@@ -23,8 +24,6 @@ public final class SoundFileWriter {
         guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
             throw .cannotCreate(path: path, reason: String(cString: sf_strerror(nil)))
         }
-        // Float input beyond [-1, 1] clips instead of wrapping around.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         self.handle = handle
         self.path = path
         self.temporaryPath = temporaryPath
@@ -38,14 +37,29 @@ public final class SoundFileWriter {
         }
     }
 
-    /// Appends interleaved float frames.
+    /// Appends interleaved float frames, quantised exactly as the stream's s16 codec does
+    /// (x 32768, ties to even, clipped), so s16 audio round-trips bit for bit.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {
-        guard let handle, let base = samples.baseAddress else { return }
-        let count = samples.count / channels
-        let written = sf_writef_float(handle, base, sf_count_t(count))
-        guard written == count else { throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle))) }
-        frames += count
+        encoded.removeAll(keepingCapacity: true)
+        SampleCodec.encode(samples, encoding: .s16le, appendingTo: &encoded)
+        let complete = encoded.withUnsafeBytes { raw in raw.withMemoryRebound(to: Int16.self) { writeFrames($0) } }
+        guard complete else { throw .writeFailed(path: path, reason: failure) }
     }
+
+    /// Appends interleaved s16 frames as they are.
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioError) {
+        guard writeFrames(samples) else { throw .writeFailed(path: path, reason: failure) }
+    }
+
+    private func writeFrames(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
+        guard let handle, let base = samples.baseAddress else { return true }
+        let count = samples.count / channels
+        let written = sf_writef_short(handle, base, sf_count_t(count))
+        frames += Int(max(0, written))
+        return written == count
+    }
+
+    private var failure: String { handle.map { String(cString: sf_strerror($0)) } ?? "file already closed" }
 
     /// Finishes the file and moves it to its final name.
     public func close() throws(AudioError) {

@@ -11,44 +11,49 @@ import Glibc
 /// (EPIPE) exits 141 without a word, like any filter killed by SIGPIPE; argument errors are left
 /// to swift-argument-parser (usage text, exit 64).
 public enum ToolRunner {
-    public static func main<Command: ParsableCommand>(_: Command.Type) -> Never {
-        var command: Command = parse()
+    public static func main<Root: ParsableCommand>(_: Root.Type) -> Never {
+        var command = parse(Root.self)
         do {
             try command.run()
         } catch {
-            fail(error, Command.self)
+            fail(error, Root.self)
         }
         exit(0)
     }
 
-    public static func main<Command: AsyncParsableCommand>(_: Command.Type) async -> Never {
-        var command: Command = parse()
+    /// For a root whose commands (or some subcommands) are asynchronous.
+    public static func main<Root: AsyncParsableCommand>(_: Root.Type) async -> Never {
+        var command = parse(Root.self)
         do {
-            try await command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch {
-            fail(error, Command.self)
+            fail(error, Root.self)
         }
         exit(0)
     }
 
-    /// Parses the command line; usage errors, --help and --version end the process here.
-    private static func parse<Command: ParsableCommand>() -> Command {
+    /// Parses the command line into the root or one of its subcommands; usage errors, --help
+    /// and --version end the process here.
+    private static func parse<Root: ParsableCommand>(_: Root.Type) -> any ParsableCommand {
         SystemIO.ignoreBrokenPipeSignal()
         do {
-            guard let command = try Command.parseAsRoot() as? Command else { Command.exit() }
-            return command
+            return try Root.parseAsRoot()
         } catch {
-            Command.exit(withError: error)
+            Root.exit(withError: error)
         }
     }
 
-    private static func fail<Command: ParsableCommand>(_ error: any Error, _: Command.Type) -> Never {
+    private static func fail<Root: ParsableCommand>(_ error: any Error, _: Root.Type) -> Never {
         if let failure = error as? any ToolFailure {
             if failure.exitStatus != .brokenPipe { Diagnostics.error(failure.description) }
             exit(failure.exitStatus.rawValue)
         }
         if error is ValidationError || error is CleanExit || error is ExitCode {
-            Command.exit(withError: error)
+            Root.exit(withError: error)
         }
         Diagnostics.error("\(error)")
         exit(ExitStatus.failure.rawValue)
