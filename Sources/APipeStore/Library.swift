@@ -32,7 +32,9 @@ public final class Library: Sendable {
         }
         do {
             pool = try DatabasePool(path: path + "/" + Library.databaseName, configuration: configuration)
-            if !readOnly { try LibrarySchema.migrator.migrate(pool) }
+            let migrator = LibrarySchema.migrator
+            // Queries should not queue behind another process's write just to learn the schema is current.
+            if !readOnly, try !pool.read({ try migrator.hasCompletedMigrations($0) }) { try migrator.migrate(pool) }
         } catch {
             throw StoreError.wrap(error, path: path)
         }

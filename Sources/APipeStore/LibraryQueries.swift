@@ -32,7 +32,13 @@ public struct LibraryQueries {
         return try read { db in
             try SessionSummary.fetchAll(
                 db,
-                sql: "SELECT \(SessionSummary.columns) FROM session \(whereClause) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+                // The page's ids come from the creation-time index alone, so a deep page skips
+                // index entries, not table rows.
+                sql: """
+                    SELECT \(SessionSummary.columns) FROM session WHERE id IN (
+                        SELECT id FROM session \(whereClause) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)
+                    ORDER BY created_at DESC, id DESC
+                    """,
                 arguments: arguments)
         }
     }

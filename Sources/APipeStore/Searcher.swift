@@ -22,7 +22,7 @@ public struct Searcher {
     /// Matches ranked per query, newest first: every match of a term rarer than this is ranked
     /// by bm25; a term matching more is ranked among its newest matches, so a common word
     /// answers as fast as a rare one.
-    public static let candidateWindow = 4000
+    public static let candidateWindow = 2000
     let library: Library
 
     public init(library: Library) {
@@ -44,38 +44,42 @@ public struct Searcher {
                             WHERE transcription_fts MATCH ? ORDER BY rowid DESC LIMIT \(Searcher.candidateWindow))
                         ORDER BY score LIMIT ?
                         """, arguments: [query.expression, count])
-                let ids = ranked.map { $0["rowid"] as Int64 }
-                let segments = ids.isEmpty ? [] : try Row.fetchAll(
+                // Snippets one rowid at a time (FTS5 seeks a rowid but not an IN list), reusing the
+                // scores above: bm25 walks the term's whole doclist again in every query it is in.
+                let segments = try ranked.compactMap { rank in
+                    let id: Int64 = rank["rowid"]
+                    let score: Double = rank["score"]
+                    return try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT se.uuid, se.title, se.created_at, sg.idx, sg.start_time, sg.end_time, m.snip, ? AS score
+                            FROM (SELECT rowid, snippet(transcription_fts, 0, ?, ?, '…', 12) AS snip
+                                  FROM transcription_fts WHERE transcription_fts MATCH ? AND rowid = ?) m
+                            JOIN transcription t ON t.id = m.rowid
+                            JOIN segment sg ON sg.id = t.segment_id
+                            JOIN session se ON se.id = sg.session_id
+                            """, arguments: [score, open, close, query.expression, id])
+                }
+                let sessionRanks = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT se.uuid, se.title, se.created_at, sg.idx, sg.start_time, sg.end_time, m.snip, m.score
-                        FROM (SELECT rowid, snippet(transcription_fts, 0, ?, ?, '…', 12) AS snip,
-                                     bm25(transcription_fts) AS score
-                              FROM transcription_fts WHERE transcription_fts MATCH ?
-                                  AND rowid IN (\(ids.map(String.init).joined(separator: ",")))) m
-                        JOIN transcription t ON t.id = m.rowid
-                        JOIN segment sg ON sg.id = t.segment_id
-                        JOIN session se ON se.id = sg.session_id
-                        ORDER BY m.score
-                        """, arguments: [open, close, query.expression])
-                let sessionIDs = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT rowid FROM (
+                        SELECT rowid, score FROM (
                             SELECT rowid, bm25(session_fts) AS score FROM session_fts
                             WHERE session_fts MATCH ? ORDER BY rowid DESC LIMIT \(Searcher.candidateWindow))
                         ORDER BY score LIMIT ?
                         """, arguments: [query.expression, count])
-                let sessions = sessionIDs.isEmpty ? [] : try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT se.uuid, se.title, se.created_at, m.snip, m.score
-                        FROM (SELECT rowid, snippet(session_fts, -1, ?, ?, '…', 12) AS snip, bm25(session_fts) AS score
-                              FROM session_fts WHERE session_fts MATCH ?
-                                  AND rowid IN (\(sessionIDs.map(String.init).joined(separator: ",")))) m
-                        JOIN session se ON se.id = m.rowid
-                        ORDER BY m.score
-                        """, arguments: [open, close, query.expression])
+                let sessions = try sessionRanks.compactMap { rank in
+                    let id: Int64 = rank["rowid"]
+                    let score: Double = rank["score"]
+                    return try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT se.uuid, se.title, se.created_at, m.snip, ? AS score
+                            FROM (SELECT rowid, snippet(session_fts, -1, ?, ?, '…', 12) AS snip
+                                  FROM session_fts WHERE session_fts MATCH ? AND rowid = ?) m
+                            JOIN session se ON se.id = m.rowid
+                            """, arguments: [score, open, close, query.expression, id])
+                }
                 var hits = segments.map { row in
                     SearchHit(session: row["uuid"], title: row["title"], created: row["created_at"], index: row["idx"],
                               start: row["start_time"], end: row["end_time"], snippet: row["snip"], score: row["score"])

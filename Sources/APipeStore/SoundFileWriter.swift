@@ -87,7 +87,8 @@ final class SoundFileWriter {
     func commit() throws -> Int64 {
         guard let file else { return Library.fileSize(finalPath) }
         self.file = nil
-        sf_write_sync(file)
+        // No fsync: the rename is atomic against a crashed process, which is what ingest must
+        // survive; after a power loss `aindex check --fix` settles any file the disk lost.
         let status = sf_close(file)
         guard status == 0 else {
             unlink(temporaryPath)

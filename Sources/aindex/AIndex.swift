@@ -48,8 +48,14 @@ struct LibraryOptions: ParsableArguments {
     var library: String?
 
     func open() throws -> Library {
-        try Library(root: Library.defaultRoot(option: library))
+        let opened = try Library(root: Library.defaultRoot(option: library))
+        LibraryOptions.keptOpen = opened
+        return opened
     }
+
+    /// The library stays open until the process exits: closing the last connection would
+    /// checkpoint and fsync the WAL on every query, which the next writer does anyway.
+    nonisolated(unsafe) static var keptOpen: Library?
 }
 
 /// `--json` for JSON lines.
