@@ -22,7 +22,7 @@ public struct Searcher {
     /// Matches ranked per query, newest first: every match of a term rarer than this is ranked
     /// by bm25; a term matching more is ranked among its newest matches, so a common word
     /// answers as fast as a rare one.
-    public static let candidateWindow = 2000
+    public static let candidateWindow = 1000
     let library: Library
 
     public init(library: Library) {
