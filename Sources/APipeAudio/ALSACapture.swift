@@ -17,9 +17,14 @@ public final class ALSACapture {
     public private(set) var xruns = 0
 
     public init(device: String, rate: Int, channels: Int) throws(AudioError) {
+        apipe_alsa_quiet()
         var handle: OpaquePointer?
         var status = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
-        guard status >= 0, let pcm = handle else { throw .device(name: device, reason: Self.message(status)) }
+        guard status >= 0, let pcm = handle else {
+            throw .device(name: device, reason: status == -ENOENT
+                ? "no such capture device (list devices with `arecord -L`, or define one in ~/.asoundrc)"
+                : Self.message(status))
+        }
         self.pcm = pcm
         self.device = device
         self.channels = channels

@@ -104,11 +104,23 @@ public final class SoundFileReader {
         case title = 0x01, copyright = 0x02, software = 0x03, artist = 0x04, comment = 0x05, date = 0x06, album = 0x07
     }
 
-    /// Replaces `samples` with up to `frames` interleaved frames; returns frames read, 0 at the end.
+    /// Replaces `samples` with up to `frames` interleaved float frames; returns frames read, 0 at the end.
     public func read(frames: Int, into samples: inout [Float]) throws(AudioError) -> Int {
+        try read(frames: frames, into: &samples) { sf_readf_float(handle, $0, $1) }
+    }
+
+    /// Replaces `samples` with up to `frames` interleaved s16 frames, for files whose samples
+    /// fit 16 bits: no float round trip. Returns frames read, 0 at the end.
+    public func read(frames: Int, into samples: inout [Int16]) throws(AudioError) -> Int {
+        try read(frames: frames, into: &samples) { sf_readf_short(handle, $0, $1) }
+    }
+
+    private func read<Sample: Numeric>(
+        frames: Int, into samples: inout [Sample], _ readFrames: (UnsafeMutablePointer<Sample>?, sf_count_t) -> sf_count_t
+    ) throws(AudioError) -> Int {
         let needed = frames * channels
-        if samples.count != needed { samples = [Float](repeating: 0, count: needed) }
-        let got = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        if samples.count != needed { samples = [Sample](repeating: 0, count: needed) }
+        let got = samples.withUnsafeMutableBufferPointer { readFrames($0.baseAddress, sf_count_t(frames)) }
         if got < 0 || (got == 0 && sf_error(handle) != 0) {
             throw .unreadable(path: path, reason: String(cString: sf_strerror(handle)))
         }

@@ -77,16 +77,18 @@ public struct FileCapture {
         let target = recorder.format
         let mixer = ChannelMixer(inputChannels: reader.channels, outputChannels: target.channels)
         let converter = reader.rate == target.rate
-            ? nil : try RateConverterFactory.make(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality)
+            ? nil : try RunResampler(inputRate: reader.rate, outputRate: target.rate, channels: target.channels, quality: quality)
         let limit = duration.map { Int(($0 * Double(reader.rate)).rounded()) } ?? Int.max
+        if converter == nil, mixer.isIdentity, target.encoding == .s16le {
+            return try copySixteenBit(reader, limit: limit, to: recorder)
+        }
         var read = 0
         var samples: [Float] = []
         var mixed: [Float] = []
         var converted: [Float] = []
-        let blockFrames = 4096
         while read < limit {
             if StopSignal.requested { return false }
-            let got = try reader.read(frames: min(blockFrames, limit - read), into: &samples)
+            let got = try reader.read(frames: min(Self.blockFrames, limit - read), into: &samples)
             if got == 0 { break }
             read += got
             var block = samples.prefix(got * reader.channels)
@@ -95,20 +97,36 @@ public struct FileCapture {
                 block = mixed[...]
             }
             if let converter {
-                converted.removeAll(keepingCapacity: true)
-                try block.withUnsafeBufferPointer { try converter.convert($0, endOfInput: false, into: &converted) }
+                try block.withUnsafeBufferPointer { try converter.process($0, into: &converted) }
                 try converted.withUnsafeBufferPointer { try recorder.append($0) }
             } else {
                 try block.withUnsafeBufferPointer { try recorder.append($0) }
             }
         }
         if let converter {
-            converted.removeAll(keepingCapacity: true)
-            try converter.convert(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true, into: &converted)
+            try converter.finish(into: &converted)
             try converted.withUnsafeBufferPointer { try recorder.append($0) }
         }
         return true
     }
+
+    /// Copies 16-bit samples as they are: no float round trip when nothing changes. (Host order
+    /// is the wire's little-endian on every platform apipe builds for.)
+    private func copySixteenBit(_ reader: SoundFileReader, limit: Int, to recorder: SessionRecorder) throws -> Bool {
+        var read = 0
+        var samples: [Int16] = []
+        while read < limit {
+            if StopSignal.requested { return false }
+            let got = try reader.read(frames: min(Self.blockFrames, limit - read), into: &samples)
+            if got == 0 { break }
+            read += got
+            try samples.withUnsafeBytes { try recorder.append(encoded: UnsafeRawBufferPointer(rebasing: $0[0..<got * reader.channels * 2])) }
+        }
+        return true
+    }
+
+    /// Frames per read: large blocks keep per-packet costs small on files.
+    static let blockFrames = 16384
 
     /// A title from a file name: the base name without its extension.
     static func title(_ name: String) -> String {

@@ -13,12 +13,14 @@ public struct AudioSink: CatSink {
     public enum Container: Sendable { case wav, raw }
 
     private let fd: Int32
+    private let out: BufferedOutput
     private let container: Container
     private var format: AudioFormat?
     private var dataBytes = 0
 
     public init(fd: Int32, container: Container) {
         self.fd = fd
+        self.out = BufferedOutput(fd: fd)
         self.container = container
     }
 
@@ -29,11 +31,11 @@ public struct AudioSink: CatSink {
                 throw CatError.formatChange(from: format, to: newFormat)
             }
             if format == nil, container == .wav {
-                try WAVHeader.bytes(format: newFormat, dataBytes: nil).withUnsafeBytes { try SystemIO.writeAll(fd, $0) }
+                try WAVHeader.bytes(format: newFormat, dataBytes: nil).withUnsafeBytes { try out.write($0) }
             }
             format = newFormat
         case .audio(let block):
-            try block.bytes.withUnsafeBytes { try SystemIO.writeAll(fd, $0) }
+            try block.bytes.withUnsafeBytes { try out.write($0) }
             dataBytes += block.bytes.count
         case .event:
             break
@@ -42,6 +44,7 @@ public struct AudioSink: CatSink {
 
     /// Patches the WAV sizes when the output is a regular file; a pipe keeps "unknown length".
     public mutating func close(interrupted: Bool) throws {
+        try out.flush()
         guard container == .wav, let format, lseek(fd, 0, SEEK_SET) == 0 else { return }
         try WAVHeader.bytes(format: format, dataBytes: dataBytes).withUnsafeBytes { try SystemIO.writeAll(fd, $0) }
         lseek(fd, 0, SEEK_END)

@@ -3,7 +3,7 @@ import APipeStream
 /// `acat` with no option: what is in the stream, for eyes. One block per session: title, id,
 /// source, format, duration, segments and their transcripts.
 public struct SummarySink: CatSink {
-    private let out: TextOutput
+    private let out: BufferedOutput
     private var format: AudioFormat?
     private var session: SessionStart?
     private var frames = 0
@@ -11,7 +11,7 @@ public struct SummarySink: CatSink {
     private var sessionsSeen = 0
     private var loose = 0
 
-    public init(out: TextOutput) {
+    public init(out: BufferedOutput) {
         self.out = out
     }
 

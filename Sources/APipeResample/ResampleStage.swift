@@ -13,12 +13,10 @@ public struct ResampleStage: StreamStage {
     private var input: AudioFormat?
     private var output: AudioFormat?
     private var mixer: ChannelMixer?
-    private var converter: (any RateConverter)?
+    private var converter: RunResampler?
     /// Input position where the current run started, and the next one expected.
     private var runStart = 0
     private var nextInput = 0
-    /// Output frames written in the current run.
-    private var runOutputFrames = 0
     /// Events waiting for the output to catch up: (input frames into the run, event).
     private var heldEvents: [(inputFrames: Int, event: Event)] = []
     private var samples: [Float] = []
@@ -44,10 +42,10 @@ public struct ResampleStage: StreamStage {
             }
             try convert(block, writer)
         case .event(let event):
-            if converter == nil || heldEvents.isEmpty && runOutputFrames >= expectedOutput(nextInput - runStart) {
-                try writer.write(event)
+            if let converter, !heldEvents.isEmpty || converter.outputFrames < converter.expectedOutput(converter.inputFrames) {
+                heldEvents.append((converter.inputFrames, event))
             } else {
-                heldEvents.append((nextInput - runStart, event))
+                try writer.write(event)
             }
         }
     }
@@ -64,21 +62,11 @@ public struct ResampleStage: StreamStage {
         try writer.write(format: out)
     }
 
-    private var ratio: Double {
-        guard let input, let output else { return 1 }
-        return Double(output.rate) / Double(input.rate)
-    }
-
-    private func expectedOutput(_ inputFrames: Int) -> Int {
-        Int((Double(inputFrames) * ratio).rounded())
-    }
-
     private mutating func startConverter() throws {
         guard let input, let output else { return }
-        runOutputFrames = 0
         converter = input.rate == output.rate
             ? nil
-            : try RateConverterFactory.make(inputRate: input.rate, outputRate: output.rate, channels: output.channels, quality: options.quality)
+            : try RunResampler(inputRate: input.rate, outputRate: output.rate, channels: output.channels, quality: options.quality)
     }
 
     private mutating func convert(_ block: AudioBlock, _ writer: StreamWriter) throws {
@@ -96,25 +84,25 @@ public struct ResampleStage: StreamStage {
         }
         nextInput += block.frames
         if let converter {
-            converted.removeAll(keepingCapacity: true)
-            try samples.withUnsafeBufferPointer { try converter.convert($0, endOfInput: false, into: &converted) }
-            try emit(converted, writer)
+            let position = runOutputStart + converter.outputFrames
+            try samples.withUnsafeBufferPointer { try converter.process($0, into: &converted) }
+            try emit(converted, at: position, writer)
         } else {
-            try emit(samples, writer)
+            try emit(samples, at: block.position, writer)
         }
     }
 
-    /// Writes converted frames at their true position, then any events they have caught up with.
-    private mutating func emit(_ frames: [Float], _ writer: StreamWriter) throws {
-        guard let output else { return }
-        let count = frames.count / output.channels
-        if count > 0 {
-            let position = expectedOutput(runStart) + runOutputFrames
+    /// Where the current run starts in output frames.
+    private var runOutputStart: Int { converter?.expectedOutput(runStart) ?? runStart }
+
+    /// Writes frames at `position`, then any held events the output has caught up with.
+    private mutating func emit(_ frames: [Float], at position: Int, _ writer: StreamWriter) throws {
+        if !frames.isEmpty {
             try frames.withUnsafeBufferPointer { try writer.writeAudio(position: position, samples: $0, scratch: &encoded) }
-            runOutputFrames += count
         }
+        guard let converter else { return }
         var released = 0
-        while released < heldEvents.count, runOutputFrames >= expectedOutput(heldEvents[released].inputFrames) {
+        while released < heldEvents.count, converter.outputFrames >= converter.expectedOutput(heldEvents[released].inputFrames) {
             try writer.write(heldEvents[released].event)
             released += 1
         }
@@ -123,15 +111,10 @@ public struct ResampleStage: StreamStage {
 
     /// Ends the current run: flushes the converter's tail and every held event.
     private mutating func drain(_ writer: StreamWriter) throws {
-        if let converter, let input, let output {
-            // The converter's tail is the filter ringing into silence: feed silence past the
-            // filter's reach, then keep exactly round(run length x ratio) frames in all.
-            let silence = [Float](repeating: 0, count: max(4096, input.rate / 10) * output.channels)
-            converted.removeAll(keepingCapacity: true)
-            try silence.withUnsafeBufferPointer { try converter.convert($0, endOfInput: true, into: &converted) }
-            let missing = max(0, expectedOutput(nextInput - runStart) - runOutputFrames)
-            converted.removeLast(max(0, converted.count - missing * output.channels))
-            try emit(converted, writer)
+        if let converter {
+            let position = runOutputStart + converter.outputFrames
+            try converter.finish(into: &converted)
+            try emit(converted, at: position, writer)
             self.converter = nil
         }
         for held in heldEvents { try writer.write(held.event) }

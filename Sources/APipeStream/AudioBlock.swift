@@ -33,18 +33,20 @@ public enum SampleCodec {
     public static func decode(_ raw: UnsafeRawBufferPointer, encoding: SampleEncoding, appendingTo samples: inout [Float]) {
         let count = raw.count / encoding.bytesPerSample
         let start = samples.count
-        samples.reserveCapacity(start + count)
-        switch encoding {
-        case .s16le:
-            let scale = Float(1) / 32768
-            for i in 0..<count {
-                let v = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))
-                samples.append(Float(v) * scale)
-            }
-        case .f32le:
-            for i in 0..<count {
-                let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                samples.append(Float(bitPattern: bits))
+        samples.append(contentsOf: repeatElement(0, count: count))
+        guard let source = raw.baseAddress, count > 0 else { return }
+        samples.withUnsafeMutableBufferPointer { all in
+            let out = all.baseAddress! + start
+            switch encoding {
+            case .s16le:
+                let scale = Float(1) / 32768
+                for i in 0..<count {
+                    out[i] = Float(Int16(littleEndian: source.loadUnaligned(fromByteOffset: i &* 2, as: Int16.self))) * scale
+                }
+            case .f32le:
+                for i in 0..<count {
+                    out[i] = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
+                }
             }
         }
     }
@@ -52,16 +54,17 @@ public enum SampleCodec {
     public static func encode(_ samples: UnsafeBufferPointer<Float>, encoding: SampleEncoding, appendingTo bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: samples.count * encoding.bytesPerSample))
+        guard let source = samples.baseAddress, !samples.isEmpty else { return }
         bytes.withUnsafeMutableBytes { raw in
-            let out = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+            let out = raw.baseAddress! + start
             switch encoding {
             case .s16le:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: clippedInt16(x).littleEndian, toByteOffset: i * 2, as: Int16.self)
+                for i in 0..<samples.count {
+                    out.storeBytes(of: clippedInt16(source[i]).littleEndian, toByteOffset: i &* 2, as: Int16.self)
                 }
             case .f32le:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: i * 4, as: UInt32.self)
+                for i in 0..<samples.count {
+                    out.storeBytes(of: source[i].bitPattern.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
                 }
             }
         }
@@ -70,9 +73,10 @@ public enum SampleCodec {
     /// Rounds to the nearest s16 value, clipping out-of-range input and mapping NaN to 0.
     @inlinable
     public static func clippedInt16(_ x: Float) -> Int16 {
-        let scaled = (x * 32768).rounded()
-        if scaled >= 32767 { return .max }
-        if scaled <= -32768 { return .min }
-        return scaled.isNaN ? 0 : Int16(scaled)
+        // min/max before the conversion keeps it branch-free (and vectorisable); NaN fails both
+        // comparisons and is caught by the final select.
+        let scaled = (x * 32768).rounded(.toNearestOrEven)
+        let clipped = Swift.min(Swift.max(scaled, -32768), 32767)
+        return clipped == clipped ? Int16(clipped) : 0
     }
 }

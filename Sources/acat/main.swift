@@ -43,7 +43,7 @@ struct ACat: ParsableCommand {
             var sink = AudioSink(fd: 1, container: wav ? .wav : .raw)
             try CatRunner.run(&sink, input: input)
         } else if events {
-            let out = TextOutput()
+            let out = BufferedOutput()
             var sink = EventListSink(emit: out.line)
             defer { try? out.flush() }
             try CatRunner.run(&sink, input: input)
@@ -54,7 +54,7 @@ struct ACat: ParsableCommand {
             var sink = SplitSink(directory: output)
             try CatRunner.run(&sink, input: input)
         } else {
-            var sink = SummarySink(out: TextOutput())
+            var sink = SummarySink(out: BufferedOutput())
             try CatRunner.run(&sink, input: input)
         }
     }

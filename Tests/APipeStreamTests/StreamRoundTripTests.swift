@@ -77,7 +77,8 @@ import Testing
         #expect(SampleCodec.clippedInt16(2) == .max)
         #expect(SampleCodec.clippedInt16(-2) == .min)
         #expect(SampleCodec.clippedInt16(.nan) == 0)
-        #expect(SampleCodec.clippedInt16(0.5 / 32768) == 1)
+        #expect(SampleCodec.clippedInt16(0.5 / 32768) == 0, "ties go to even")
+        #expect(SampleCodec.clippedInt16(1.5 / 32768) == 2)
         #expect(SampleCodec.clippedInt16(-1) == -32768)
     }
 
