@@ -71,7 +71,9 @@ let package = Package(
         .testTarget(
             name: "APipeTranscribeTests",
             dependencies: ["APipeTranscribe", .product(name: "FlyingFox", package: "FlyingFox")]),
-        .testTarget(name: "APipeStoreTests", dependencies: ["APipeStore"]),
+        .testTarget(
+            name: "APipeStoreTests",
+            dependencies: ["APipeStore", "APipeStream", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["APipeStream", "APipeAudio"]),
     ]
 )

@@ -1,1 +1,0 @@
-// APipeStore: see the module's files.
