@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["APipeTranscribe", .product(name: "FlyingFox", package: "FlyingFox")]),
         .testTarget(
             name: "APipeStoreTests",
-            dependencies: ["APipeStore", "APipeStream", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["APipeStore", "APipeStream", "APipeAudio", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EndToEndTests", dependencies: ["APipeStream", "APipeAudio"]),
     ]
 )

@@ -1,5 +1,6 @@
 import APipeStream
 import CSndFile
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -77,6 +78,30 @@ public final class SoundFileReader {
     /// Frames in the file, when known (not for pipes).
     public var frameCount: Int? { info.frames > 0 && info.frames < Int64(Int.max / 2) ? Int(info.frames) : nil }
 
+    /// Seconds in the file, when its length is known.
+    public var duration: Double { Double(frameCount ?? 0) / Double(rate) }
+
+    /// The container's usual file extension in capitals (WAV, FLAC, OGG, MP3, AIFF...).
+    public var containerName: String {
+        var format = SF_FORMAT_INFO()
+        format.format = info.format & Int32(SF_FORMAT_TYPEMASK)
+        guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &format, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+              let name = format.extension
+        else { return "unknown" }
+        return String(cString: name).uppercased()
+    }
+
+    /// Bits per sample of the stored encoding (16 for compressed formats without one).
+    public var bitDepth: Int {
+        switch info.format & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8): 8
+        case Int32(SF_FORMAT_PCM_24): 24
+        case Int32(SF_FORMAT_PCM_32), Int32(SF_FORMAT_FLOAT): 32
+        case Int32(SF_FORMAT_DOUBLE): 64
+        default: 16
+        }
+    }
+
     /// The libsndfile major format name (e.g. "WAV (Microsoft)") and subtype (e.g. "Signed 16 bit PCM").
     public var formatDescription: (container: String, encoding: String) {
         (Self.formatName(info.format & Int32(SF_FORMAT_TYPEMASK)), Self.formatName(info.format & Int32(SF_FORMAT_SUBMASK)))
@@ -96,7 +121,7 @@ public final class SoundFileReader {
     /// A metadata string from the file's tags (title, artist, album, date), if present.
     public func tag(_ kind: Tag) -> String? {
         guard let text = sf_get_string(handle, kind.rawValue) else { return nil }
-        let value = String(cString: text)
+        let value = String(cString: text).trimmingCharacters(in: .whitespaces)
         return value.isEmpty ? nil : value
     }
 

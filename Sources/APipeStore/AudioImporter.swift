@@ -1,5 +1,5 @@
+import APipeAudio
 import APipeStream
-import CSndFile
 import Foundation
 import GRDB
 
@@ -62,10 +62,10 @@ public struct AudioImporter {
         if dryRun { return .imported(path: path, session: uuid) }
         var info = stat()
         let modified = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) : Date().timeIntervalSince1970
-        let created = reader.tag(Int32(SF_STR_DATE)).flatMap { IngestStore.parseDate($0) ?? AudioImporter.parseDay($0) } ?? modified
-        let title = reader.tag(Int32(SF_STR_TITLE)) ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let notes = [("artist", reader.tag(Int32(SF_STR_ARTIST))), ("album", reader.tag(Int32(SF_STR_ALBUM))),
-                     ("date", reader.tag(Int32(SF_STR_DATE))), ("comment", reader.tag(Int32(SF_STR_COMMENT)))]
+        let created = reader.tag(.date).flatMap { IngestStore.parseDate($0) ?? AudioImporter.parseDay($0) } ?? modified
+        let title = reader.tag(.title) ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let notes = [("artist", reader.tag(.artist)), ("album", reader.tag(.album)),
+                     ("date", reader.tag(.date)), ("comment", reader.tag(.comment))]
             .compactMap { key, value in value.map { "\(key): \($0)" } }.joined(separator: "; ")
         try maintenance.write { db in
             try db.execute(
@@ -75,8 +75,8 @@ public struct AudioImporter {
                         app_version, notes)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, 1, ?, ?, ?)
                     """,
-                arguments: [uuid, title, created, created, created + reader.duration, reader.duration, reader.frames,
-                            reader.rate, reader.bitDepth, reader.channels, reader.formatName, path, Library.fileSize(path),
+                arguments: [uuid, title, created, created, created + reader.duration, reader.duration, reader.frameCount ?? 0,
+                            reader.rate, reader.bitDepth, reader.channels, reader.containerName, path, Library.fileSize(path),
                             path, APipeVersion.current, notes.isEmpty ? nil : notes])
         }
         return .imported(path: path, session: uuid)

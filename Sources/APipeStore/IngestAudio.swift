@@ -1,3 +1,4 @@
+import APipeAudio
 import APipeStream
 
 /// The audio side of one session being ingested: the session WAV and the WAVs of the segments
@@ -100,7 +101,7 @@ final class IngestAudio {
     private func writeSession(_ block: AudioBlock) throws {
         guard let sessionPath, !sessionStopped else { return }
         if sessionFile == nil {
-            sessionFile = try SoundFileWriter(path: sessionPath, rate: block.format.rate, channels: block.format.channels)
+            sessionFile = try Library.makeWriter(path: sessionPath, format: block.format)
             sessionFormat = block.format
         }
         guard let file = sessionFile else { return }
@@ -119,7 +120,7 @@ final class IngestAudio {
         let to = min(last, block.position + block.frames)
         guard from < to, block.position + block.frames > first + segment.written else { return }
         if segment.writer == nil {
-            segment.writer = try SoundFileWriter(path: segment.path, rate: block.format.rate, channels: block.format.channels)
+            segment.writer = try Library.makeWriter(path: segment.path, format: block.format)
         }
         guard let writer = segment.writer, writer.rate == block.format.rate, writer.channels == block.format.channels else { return }
         let before = writer.frames
@@ -138,6 +139,8 @@ final class IngestAudio {
         let count = blockEnd - (block.position + skip)
         guard count > 0 else { return }
         let bpf = block.format.bytesPerFrame
-        try writer.write(block.bytes[(skip * bpf)..<((skip + count) * bpf)], encoding: block.format.encoding)
+        try block.bytes.withUnsafeBytes { raw in
+            try writer.write(encoded: UnsafeRawBufferPointer(rebasing: raw[(skip * bpf)..<((skip + count) * bpf)]), encoding: block.format.encoding)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import APipeAudio
 import APipeStream
 import Foundation
 import GRDB
@@ -41,7 +42,7 @@ extension Ingestor {
         if session.writesSession, let audio = session.audio {
             let file = audio.sessionFile
             let frames = audio.sessionFrames
-            let size = try file?.commit()
+            let size = try file.map { try Library.commit($0) }
             let seconds = audio.rate.map { Double(frames) / Double($0) } ?? 0
             summary.audioSeconds += seconds
             try store.finish(session: session.id, audioPath: file == nil ? nil : session.directory + "/session.wav",
@@ -99,7 +100,7 @@ extension Ingestor {
     /// Renames a segment's file into place and records it.
     func finish(_ segment: IngestAudio.OpenSegment, of session: OpenSession, _ db: Database) throws {
         guard let writer = segment.writer else { return }
-        let size = try writer.commit()
+        let size = try Library.commit(writer)
         let relative = session.directory + "/" + Ingestor.segmentFileName(segment.index)
         try IngestStore(db: db).setSegmentAudio(session: session.id, index: segment.index, path: relative, size: size)
         noteChange(session.id)
@@ -143,7 +144,7 @@ extension Ingestor {
     /// Removes temporary files an earlier, killed ingest left in a session's directory.
     func removeTemporaryFiles(in directory: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.contains(".tmp-") {
+        for name in names where name.contains(SoundFileWriter.temporaryMarker) {
             unlink(directory + "/" + name)
         }
     }

@@ -1,3 +1,4 @@
+import APipeAudio
 import Foundation
 import GRDB
 
@@ -54,7 +55,7 @@ public struct LibraryMaintenance {
             for uuid in batch {
                 let directory = library.absolutePath(Ingestor.directory(uuid: uuid))
                 if let left = try? FileManager.default.contentsOfDirectory(atPath: directory) {
-                    for name in left where name.contains(".tmp-") { unlink(directory + "/" + name) }
+                    for name in left where name.contains(SoundFileWriter.temporaryMarker) { unlink(directory + "/" + name) }
                 }
                 rmdir(directory)
                 rmdir((directory as NSString).deletingLastPathComponent)

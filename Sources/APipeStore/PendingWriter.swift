@@ -1,3 +1,4 @@
+import APipeAudio
 import APipeStream
 import Foundation
 import GRDB
@@ -83,7 +84,7 @@ public struct PendingWriter {
             rate: format.rate, bits: 16, channels: format.channels, format: "s16le", source: row["source"] ?? "library",
             device: row["device"], host: row["host"] ?? "", os: row["os"] ?? "", appVersion: row["app_version"] ?? "",
             notes: row["notes"]))
-        var samples = [Int16](repeating: 0, count: 4096 * format.channels)
+        var samples: [Int16] = []
         for (item, reader) in readers {
             guard reader.rate == format.rate, reader.channels == format.channels else {
                 warn("session \(uuid) segment \(item.index): audio format differs from the session's; skipped")
@@ -92,7 +93,7 @@ public struct PendingWriter {
             try writer.write(event: SegmentStart(session: uuid, index: item.index, start: item.start))
             var position = Int((item.start * Double(format.rate)).rounded())
             while true {
-                let frames = reader.read(into: &samples)
+                let frames = try reader.read(frames: 4096, into: &samples)
                 if frames == 0 { break }
                 try samples.withUnsafeBytes { raw in
                     try writer.writeAudio(position: position, bytes: UnsafeRawBufferPointer(rebasing: raw[0..<frames * format.bytesPerFrame]))

@@ -6,26 +6,7 @@ import Foundation
 
 @main
 struct Main {
-    /// Like `ToolRunner.main`, which force-casts the parsed command to the root type and so
-    /// cannot run a subcommand: parse, run, and map errors to one line and an exit status.
-    static func main() {
-        SystemIO.ignoreBrokenPipeSignal()
-        var command: any ParsableCommand
-        do {
-            command = try AIndex.parseAsRoot()
-        } catch {
-            AIndex.exit(withError: error)
-        }
-        do {
-            try command.run()
-        } catch let failure as any ToolFailure {
-            if failure.exitStatus != .brokenPipe { Diagnostics.error(failure.description) }
-            exit(failure.exitStatus.rawValue)
-        } catch {
-            AIndex.exit(withError: error)
-        }
-        exit(0)
-    }
+    static func main() { ToolRunner.main(AIndex.self) }
 }
 
 /// `aindex`: the library at the end of the pipe, and the questions asked of it.

@@ -1,3 +1,4 @@
+import APipeAudio
 import APipeStream
 import Foundation
 import GRDB
@@ -16,11 +17,11 @@ import Testing
         #expect(detail.summary.segments == 2 && detail.summary.transcribed == 2 && detail.summary.words == 9)
         #expect(detail.summary.duration == 3)
         let session = try SoundFileReader(path: temp.library.absolutePath(try #require(detail.audio)))
-        #expect(session.frames == 48000 && session.rate == 16000 && session.channels == 1)
+        #expect(session.frameCount == 48000 && session.rate == 16000 && session.channels == 1)
         let first = try SoundFileReader(path: temp.library.absolutePath(try #require(detail.segments[0].audio)))
-        #expect(first.frames == 16000)
+        #expect(first.frameCount == 16000)
         let second = try SoundFileReader(path: temp.library.absolutePath(try #require(detail.segments[1].audio)))
-        #expect(second.frames == 12000)
+        #expect(second.frameCount == 12000)
         #expect(detail.segments.map(\.status) == ["completed", "completed"])
         let size: Int64? = try temp.value("SELECT audio_size FROM segment WHERE idx = 0")
         #expect(size == Library.fileSize(temp.library.absolutePath(try #require(detail.segments[0].audio))))
@@ -135,7 +136,7 @@ import Testing
         }
         let directory = temp.library.absolutePath(Ingestor.directory(uuid: uuid))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: directory + "/session.wav.tmp-99999", contents: Data([1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: directory + "/session.wav" + SoundFileWriter.temporaryMarker + "99999", contents: Data([1, 2, 3]))
         let summary = try temp.ingest(stream)
         #expect(summary.knownSessions == 1)
         #expect(try temp.value("SELECT finalized FROM session") == true)
@@ -160,9 +161,9 @@ import Testing
         #expect(try temp.value("SELECT count(*) FROM session WHERE completed") == 2)
         let path: String = try #require(try temp.value("SELECT audio_path FROM session WHERE title = 'Stereo'"))
         let reader = try SoundFileReader(path: temp.library.absolutePath(path))
-        #expect(reader.frames == 800 && reader.channels == 2 && reader.rate == 8000)
+        #expect(reader.frameCount == 800 && reader.channels == 2 && reader.rate == 8000)
         var buffer = [Int16](repeating: 0, count: 4)
-        _ = reader.read(into: &buffer)
+        _ = try reader.read(frames: 2, into: &buffer)
         #expect(buffer == [8192, 8192, 8192, 8192])
     }
 

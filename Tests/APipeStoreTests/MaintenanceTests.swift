@@ -1,3 +1,4 @@
+import APipeAudio
 import APipeStream
 import Foundation
 import GRDB
@@ -94,9 +95,10 @@ import Testing
         let temp = try TemporaryLibrary()
         let folder = temp.root.path + "-import"
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/talks", withIntermediateDirectories: true)
         let writer = try SoundFileWriter(path: folder + "/talks/Quarterly review.wav", rate: 22050, channels: 2)
         try writer.writeSilence(frames: 22050)
-        try writer.commit()
+        try writer.close()
         _ = FileManager.default.createFile(atPath: folder + "/talks/readme.txt", contents: Data("x".utf8))
         let importer = AudioImporter(library: temp.library)
         let outcomes = try importer.importPaths([folder], dryRun: false)
