@@ -59,6 +59,9 @@ let package = Package(
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
 
+        // Benchmark driver for the VAD (bench/vad.mk).
+        .executableTarget(name: "apipe-vad-bench", dependencies: ["APipeDSP"], path: "bench/vad/Driver"),
+
         // Tests: one target per library, plus end-to-end tests through the built binaries.
         .testTarget(name: "APipeStreamTests", dependencies: ["APipeStream"]),
         .testTarget(name: "APipeDSPTests", dependencies: ["APipeDSP"]),
