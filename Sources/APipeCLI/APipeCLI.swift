@@ -1,1 +1,0 @@
-// APipeCLI: see the module's files.

@@ -1,1 +1,0 @@
-// APipeStream: see the module's files.
