@@ -9,15 +9,15 @@ public struct VADFeatures: Sendable, Equatable {
     /// Spectral flatness of the noise-whitened spectrum: geometric over arithmetic mean (dB, <= 0).
     /// Near -2.5 dB for any stationary noise, lower for the peaks of voiced speech.
     public var whitenedFlatness: Float = 0
-    /// Peak, over pitch lags 2.5 to 14 ms, of the normalised autocorrelation of the whitened
-    /// magnitude spectrum: near 1 for a harmonic spectrum, near 0 for noise.
+    /// Peak, over pitch lags 2.5 to 14 ms, of the normalised autocorrelation of the noise-whitened
+    /// frame: near 1 for voiced speech, about 0.2 for noise.
     public var harmonicity: Float = 0
     /// Level of the hop's samples (below 3.5 kHz) in dB relative to full scale.
     public var levelDB: Float = -120
 }
 
 /// Turns windows of the analysis-rate signal into `VADFeatures`: Hann window, real FFT, band
-/// energies against `VADNoiseFloor`, whitened flatness and harmonicity.
+/// energies against `VADNoiseFloor`, whitened flatness and harmonicity (autocorrelation).
 final class VADFeatureExtractor {
     let analysisRate: Double
     let windowLength: Int
@@ -31,6 +31,7 @@ final class VADFeatureExtractor {
     private let scratch: UnsafeMutablePointer<Float>
     private let bandLevels: UnsafeMutablePointer<Float>
     private let floorPower: UnsafeMutablePointer<Float>
+    private let inverseWindowCorrelation: UnsafeMutablePointer<Float>
     /// Bin range [bandStart[b], bandStart[b + 1]) of each band.
     private let bandStart: UnsafeMutablePointer<Int>
     /// Spectrum fed to the harmonicity transform: zero outside the pitch bins, imaginary part zero.
@@ -46,7 +47,7 @@ final class VADFeatureExtractor {
         self.analysisRate = analysisRate
         windowLength = Int((0.032 * analysisRate).rounded())
         var n = 4
-        while n < windowLength { n *= 2 }
+        while n < 2 * windowLength { n *= 2 }
         fftSize = n
         fft = RealFFT(size: n)!
         let bins = n / 2 + 1
@@ -81,7 +82,16 @@ final class VADFeatureExtractor {
         pitchIm.initialize(repeating: 0, count: bins)
         bandLevels = .allocate(capacity: bandCount)
         pitchTopBin = min(starts[bandCount], Int((3000 / binHz).rounded()))
-        lagRange = Int(analysisRate / 400)...min(Int(analysisRate / 70), n / 2 - 1)
+        lagRange = Int(analysisRate / 400)...min(Int(analysisRate / 70), windowLength / 2)
+        // 1 / (window autocorrelation at lag / at 0), so a periodic frame scores 1 at its period.
+        inverseWindowCorrelation = .allocate(capacity: lagRange.count)
+        var energy = 0.0
+        for i in 0..<windowLength { energy += Double(window[i] * window[i]) }
+        for (j, lag) in lagRange.enumerated() {
+            var c = 0.0
+            for i in 0..<(windowLength - lag) { c += Double(window[i] * window[i + lag]) }
+            inverseWindowCorrelation[j] = Float(energy / c)
+        }
         floorPower = .allocate(capacity: bandCount)
         noiseFloor = VADNoiseFloor(bands: bandCount, hop: hop)
     }
@@ -90,6 +100,7 @@ final class VADFeatureExtractor {
         window.deallocate(); frame.deallocate()
         re.deallocate(); im.deallocate(); power.deallocate(); scratch.deallocate()
         bandLevels.deallocate(); bandStart.deallocate(); floorPower.deallocate()
+        inverseWindowCorrelation.deallocate()
         pitchRe.deallocate(); pitchIm.deallocate()
     }
 
@@ -138,24 +149,22 @@ final class VADFeatureExtractor {
         let logSum = VADKernels.sum(scratch + first, count: count)
         features.whitenedFlatness = dBPerLog2 * (logSum / Float(count) - VADKernels.log2Scalar(sum / Float(count)))
 
-        // Harmonicity: cosine transform of the mean-removed whitened magnitude over the pitch bins.
         features.harmonicity = harmonicity(whitened: power, first: first)
         return features
     }
 
-    private func harmonicity(whitened: UnsafeMutablePointer<Float>, first: Int) -> Float {
+    /// Normalised autocorrelation of the whitened frame: the inverse transform of the whitened power
+    /// spectrum (80 Hz to 3 kHz; the window is zero-padded to twice its length, so the correlation
+    /// does not wrap), over r(0) and the window's own autocorrelation, peak over lags 2.5-14 ms.
+    private func harmonicity(whitened: UnsafePointer<Float>, first: Int) -> Float {
         let count = pitchTopBin - first
         guard count > 4 else { return 0 }
-        VADKernels.squareRoot(whitened + first, out: pitchRe + first, count: count)
-        let mean = VADKernels.sum(pitchRe + first, count: count) / Float(count)
-        var absSum: Float = 0
-        for k in first..<pitchTopBin {
-            pitchRe[k] -= mean
-            absSum += abs(pitchRe[k])
-        }
-        guard absSum > 0 else { return 0 }
+        pitchRe.advanced(by: first).update(from: whitened + first, count: count)
         fft.inverse(real: pitchRe, imag: pitchIm, output: scratch)
-        let peak = VADKernels.maximum(scratch + lagRange.lowerBound, count: lagRange.count)
-        return peak * Float(fftSize) / (2 * absSum)
+        let zeroLag = scratch[0]
+        guard zeroLag > 0 else { return 0 }
+        let n = lagRange.count
+        VADKernels.multiply(scratch + lagRange.lowerBound, inverseWindowCorrelation, out: scratch, count: n)
+        return VADKernels.maximum(scratch, count: n) / zeroLag
     }
 }
