@@ -110,9 +110,10 @@ public final class VAD {
             let s = span(of: nextFrame)
             guard produced >= max(s.windowStart + window, s.hopEnd) else { break }
             let hop = UnsafeBufferPointer(start: buffer + (s.hopStart - bufferBase), count: s.hopEnd - s.hopStart)
-            let features = extractor.measure(
+            var features = extractor.measure(
                 buffer + (s.windowStart - bufferBase), hop: hop,
                 noiseLikelihood: 1 - decision.probability)
+            features.relativeLevel = decision.relativeLevel(features.levelDB)
             decision.update(features)
             frames.append(
                 VADFrame(

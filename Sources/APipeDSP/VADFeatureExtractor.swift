@@ -14,6 +14,8 @@ public struct VADFeatures: Sendable, Equatable {
     public var harmonicity: Float = 0
     /// Level of the hop's samples (below 3.5 kHz) in dB relative to full scale.
     public var levelDB: Float = -120
+    /// `levelDB` against the tracked level of recent confident speech, -40...10 dB (0 before any).
+    public var relativeLevel: Float = 0
 }
 
 /// Turns windows of the analysis-rate signal into `VADFeatures`: Hann window, real FFT, band
@@ -63,11 +65,11 @@ final class VADFeatureExtractor {
         scratch = .allocate(capacity: n)
         let binHz = analysisRate / Double(n)
         let top = min(VADDecimator.bandTop, 0.45 * analysisRate)
-        // 16 bands evenly spaced on the mel scale from 80 Hz to the top, at least one bin each.
+        // 16 bands evenly spaced on the mel scale from 150 Hz to the top, at least one bin each.
         func mel(_ f: Double) -> Double { 2595 * log10(1 + f / 700) }
         func hz(_ m: Double) -> Double { 700 * (pow(10, m / 2595) - 1) }
         var starts: [Int] = []
-        let lowMel = mel(80), highMel = mel(top)
+        let lowMel = mel(150), highMel = mel(top)
         for b in 0...16 {
             let bin = Int((hz(lowMel + (highMel - lowMel) * Double(b) / 16) / binHz).rounded())
             if let last = starts.last, bin <= last { continue }

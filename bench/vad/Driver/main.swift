@@ -101,7 +101,7 @@ func main() {
         out += "\(f.index) \(f.probability) \(f.isSpeech ? 1 : 0)"
         if options.features {
             let x = f.features
-            out += " \(x.meanBandSNR) \(x.totalSNR) \(x.whitenedFlatness) \(x.harmonicity) \(x.levelDB)"
+            out += " \(x.meanBandSNR) \(x.totalSNR) \(x.whitenedFlatness) \(x.harmonicity) \(x.levelDB) \(x.relativeLevel)"
         }
         out += "\n"
     }
