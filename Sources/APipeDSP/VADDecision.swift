@@ -10,11 +10,11 @@ struct VADDecision {
     /// Logistic weights on (meanBandSNR, totalSNR, whitenedFlatness, harmonicity) for the frame,
     /// its ~30 ms average and its ~100 ms average; then relativeLevel and the bias. Fitted by
     /// bench/vad/fit.py on the tuning set (seed and sentences apart from the reported set).
-    static let weightsNow: SIMD4<Float> = [-0.0966, 0.0877, 0.0039, 1.0230]
-    static let weightsFast: SIMD4<Float> = [-0.2205, 0.0446, 0.2486, -3.4482]
-    static let weightsSlow: SIMD4<Float> = [-0.1104, 0.3176, -0.0310, 14.0439]
-    static let weightRelativeLevel: Float = 0.1559
-    static let bias: Float = -3.1665
+    static let weightsNow: SIMD4<Float> = [-0.0961, 0.0889, 0.0066, 1.0347]
+    static let weightsFast: SIMD4<Float> = [-0.2200, 0.0439, 0.2511, -3.4071]
+    static let weightsSlow: SIMD4<Float> = [-0.1104, 0.3168, -0.0280, 14.1335]
+    static let weightRelativeLevel: Float = 0.1551
+    static let bias: Float = -3.1939
 
     private(set) var probability: Float = 0
     private(set) var isSpeech = false

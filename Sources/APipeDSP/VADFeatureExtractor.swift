@@ -147,9 +147,11 @@ final class VADFeatureExtractor {
         let count = end - first
         VADKernels.multiply(power + first, scratch + first, out: power + first, count: count)
         let sum = VADKernels.sum(power + first, count: count)
-        VADKernels.log2(power + first, out: scratch + first, count: count, floor: 1e-6)
+        // The same small floor inside both logs keeps flatness <= 0 (Jensen), even for digital silence.
+        let epsilon: Float = 1e-6
+        VADKernels.log2(power + first, out: scratch + first, count: count, floor: epsilon)
         let logSum = VADKernels.sum(scratch + first, count: count)
-        features.whitenedFlatness = dBPerLog2 * (logSum / Float(count) - VADKernels.log2Scalar(sum / Float(count)))
+        features.whitenedFlatness = dBPerLog2 * (logSum / Float(count) - VADKernels.log2Scalar(sum / Float(count) + epsilon))
 
         features.harmonicity = harmonicity(whitened: power, first: first)
         return features

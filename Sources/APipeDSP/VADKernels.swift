@@ -120,7 +120,8 @@ enum VADKernels {
         }
     }
 
-    /// log2(x) to about 1e-4 for normal positive x: exponent from the bits, mantissa by polynomial.
+    /// log2(x) to about 1e-4 for normal positive x: exponent from the bits, mantissa by a degree-4
+    /// least-squares polynomial on [1, 2).
     @inline(__always)
     static func log2(_ x: SIMD8<Float>) -> SIMD8<Float> {
         let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
@@ -129,10 +130,10 @@ enum VADKernels {
         let exponent = unsafeBitCast(exponentBits, to: SIMD8<Float>.self) - SIMD8<Float>(repeating: 8_388_735)
         let mantissaBits = (bits & SIMD8<UInt32>(repeating: 0x007F_FFFF)) | SIMD8<UInt32>(repeating: 0x3F80_0000)
         let m = unsafeBitCast(mantissaBits, to: SIMD8<Float>.self)
-        var p = SIMD8<Float>(repeating: -0.056_570_851) * m + 0.447_179_55
-        p = p * m - 1.469_956_8
-        p = p * m + 2.821_202_6
-        p = p * m - 1.741_793_9
+        var p = SIMD8<Float>(repeating: -0.080_018_83) * m + 0.635_572_73
+        p = p * m - 2.099_570_74
+        p = p * m + 4.049_811_94
+        p = p * m - 2.505_695_95
         return exponent + p
     }
 
@@ -173,10 +174,10 @@ enum VADKernels {
         let bits = x.bitPattern
         let exponent = Float(Int((bits >> 23) & 0xFF) - 127)
         let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
-        var p: Float = -0.056_570_851 * m + 0.447_179_55
-        p = p * m - 1.469_956_8
-        p = p * m + 2.821_202_6
-        p = p * m - 1.741_793_9
+        var p: Float = -0.080_018_83 * m + 0.635_572_73
+        p = p * m - 2.099_570_74
+        p = p * m + 4.049_811_94
+        p = p * m - 2.505_695_95
         return exponent + p
     }
 

@@ -5,7 +5,7 @@
 /// first to last speech frame reaches `minSpeech` opens a segment `pad` before its first speech
 /// frame (never before the previous segment's end, nor before 0). A segment closes `pad` after
 /// its last speech frame once `minSilence` has passed without speech. A segment that reaches
-/// `maxLength` is cut at the quietest frame (3-frame mean level) of its last `maxLengthSearch`
+/// `maxLength` is cut at the quietest frame (3-frame mean level, the latest of equals) of its last `maxLengthSearch`
 /// seconds and the next segment starts there. Memory is bounded by the search window, not by
 /// the segment or stream length.
 public final class Segmenter {
@@ -153,7 +153,7 @@ public final class Segmenter {
         for c in from..<frame {
             let before = levels[max(c - 1, from) % ringSize], after = levels[min(c + 1, frame - 1) % ringSize]
             let smoothed = before + levels[c % ringSize] + after
-            if smoothed < bestLevel {
+            if smoothed <= bestLevel {
                 bestLevel = smoothed
                 best = c
             }
