@@ -43,8 +43,37 @@ build: deps
 test: setup build
 	APIPE_MODEL=$(CURDIR)/$(MODELDIR) APIPE_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(CONFIG)
 
+demo: setup build
+	PATH=$(CURDIR)/$(BIN):$$PATH APIPE_MODEL=$(CURDIR)/$(MODELDIR) bash examples/demo.sh
+
+TOOLS := acapture asegment aresample atranscribe aindex acat
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	for t in $(TOOLS); do \
+	  install -m 755 $(BIN)/$$t $(DESTDIR)$(PREFIX)/bin/$$t; \
+	  install -m 644 man/$$t.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$t.1; \
+	  $(BIN)/$$t --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
+	  $(BIN)/$$t --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t; \
+	  $(BIN)/$$t --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
+	done
+	install -m 644 man/apipe-stream.5 $(DESTDIR)$(PREFIX)/share/man/man5/apipe-stream.5
+
+# Fuzz the stream reader with libFuzzer for FUZZ_SECONDS; crashes land in fuzz/ as crash-*,
+# to be turned into regression tests (Tests/APipeStreamTests/FuzzRegressionTests.swift).
+FUZZ_SECONDS ?= 60
+fuzz: build
+	mkdir -p fuzz/build fuzz/corpus
+	sox -n -r 8000 -t wav - synth 0.05 sine 300 | $(BIN)/acapture -i - --title seed > fuzz/corpus/seed-session
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name StreamFuzz \
+	  Sources/APipeStream/*.swift fuzz/StreamReaderFuzz.swift -o fuzz/build/stream-reader-fuzz
+	fuzz/build/stream-reader-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=512 \
+	  -artifact_prefix=fuzz/ fuzz/corpus
+
 clean:
-	rm -rf .build
+	rm -rf .build fuzz/build
 
 # Benchmarks: each area adds its own target to BENCH_TARGETS in bench/<area>.mk.
 BENCH_TARGETS :=

@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "APipeCLI", dependencies: ["APipeStream", argumentParser]),
 
         // Stages, engines and the library store.
-        .target(name: "APipeCapture", dependencies: ["APipeStream", "APipeAudio"]),
+        .target(name: "APipeCapture", dependencies: ["APipeStream", "APipeAudio", "APipeDSP", "APipeResample"]),
         .target(name: "APipeResample", dependencies: ["APipeStream", "APipeDSP", "APipeAudio"]),
         .target(name: "APipeSegment", dependencies: ["APipeStream", "APipeDSP"]),
         .target(name: "APipeWhisper", dependencies: ["APipeDSP", "COpenBLAS"]),
@@ -59,8 +59,9 @@ let package = Package(
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
 
-        // Benchmark driver for the VAD (bench/vad.mk).
+        // Benchmark drivers for the VAD (bench/vad.mk) and the resampler (bench/resample.mk).
         .executableTarget(name: "apipe-vad-bench", dependencies: ["APipeDSP"], path: "bench/vad/Driver"),
+        .executableTarget(name: "apipe-resample-bench", dependencies: ["APipeDSP"], path: "bench/resample/Driver"),
 
         // Tests: one target per library, plus end-to-end tests through the built binaries.
         .testTarget(name: "APipeStreamTests", dependencies: ["APipeStream"]),

@@ -12,13 +12,7 @@ import Glibc
 /// to swift-argument-parser (usage text, exit 64).
 public enum ToolRunner {
     public static func main<Command: ParsableCommand>(_: Command.Type) -> Never {
-        SystemIO.ignoreBrokenPipeSignal()
-        var command: Command
-        do {
-            command = try Command.parseAsRoot() as! Command
-        } catch {
-            Command.exit(withError: error)
-        }
+        var command: Command = parse()
         do {
             try command.run()
         } catch {
@@ -28,19 +22,24 @@ public enum ToolRunner {
     }
 
     public static func main<Command: AsyncParsableCommand>(_: Command.Type) async -> Never {
-        SystemIO.ignoreBrokenPipeSignal()
-        var command: Command
-        do {
-            command = try Command.parseAsRoot() as! Command
-        } catch {
-            Command.exit(withError: error)
-        }
+        var command: Command = parse()
         do {
             try await command.run()
         } catch {
             fail(error, Command.self)
         }
         exit(0)
+    }
+
+    /// Parses the command line; usage errors, --help and --version end the process here.
+    private static func parse<Command: ParsableCommand>() -> Command {
+        SystemIO.ignoreBrokenPipeSignal()
+        do {
+            guard let command = try Command.parseAsRoot() as? Command else { Command.exit() }
+            return command
+        } catch {
+            Command.exit(withError: error)
+        }
     }
 
     private static func fail<Command: ParsableCommand>(_ error: any Error, _: Command.Type) -> Never {

@@ -33,18 +33,20 @@ public enum SampleCodec {
     public static func decode(_ raw: UnsafeRawBufferPointer, encoding: SampleEncoding, appendingTo samples: inout [Float]) {
         let count = raw.count / encoding.bytesPerSample
         let start = samples.count
-        samples.reserveCapacity(start + count)
-        switch encoding {
-        case .s16le:
-            let scale = Float(1) / 32768
-            for i in 0..<count {
-                let v = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))
-                samples.append(Float(v) * scale)
-            }
-        case .f32le:
-            for i in 0..<count {
-                let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                samples.append(Float(bitPattern: bits))
+        samples.append(contentsOf: repeatElement(0, count: count))
+        guard let source = raw.baseAddress, count > 0 else { return }
+        samples.withUnsafeMutableBufferPointer { all in
+            let out = all.baseAddress! + start
+            switch encoding {
+            case .s16le:
+                let scale = Float(1) / 32768
+                for i in 0..<count {
+                    out[i] = Float(Int16(littleEndian: source.loadUnaligned(fromByteOffset: i &* 2, as: Int16.self))) * scale
+                }
+            case .f32le:
+                for i in 0..<count {
+                    out[i] = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
+                }
             }
         }
     }
@@ -52,27 +54,43 @@ public enum SampleCodec {
     public static func encode(_ samples: UnsafeBufferPointer<Float>, encoding: SampleEncoding, appendingTo bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: samples.count * encoding.bytesPerSample))
+        guard let source = samples.baseAddress, !samples.isEmpty else { return }
         bytes.withUnsafeMutableBytes { raw in
-            let out = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+            let out = raw.baseAddress! + start
             switch encoding {
             case .s16le:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: clippedInt16(x).littleEndian, toByteOffset: i * 2, as: Int16.self)
+                var i = 0
+                while i + 8 <= samples.count {
+                    let v = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+                    (out + i &* 2).storeBytes(of: quantize(v), as: SIMD8<Int16>.self)
+                    i += 8
+                }
+                while i < samples.count {
+                    out.storeBytes(of: clippedInt16(source[i]).littleEndian, toByteOffset: i &* 2, as: Int16.self)
+                    i += 1
                 }
             case .f32le:
-                for (i, x) in samples.enumerated() {
-                    out.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: i * 4, as: UInt32.self)
+                for i in 0..<samples.count {
+                    out.storeBytes(of: source[i].bitPattern.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
                 }
             }
         }
     }
 
-    /// Rounds to the nearest s16 value, clipping out-of-range input and mapping NaN to 0.
+    /// Eight samples to s16 at once (host order is the wire's little-endian on every platform
+    /// apipe builds for): NaN to 0, round to nearest even, clip.
+    @usableFromInline @inline(__always)
+    static func quantize(_ samples: SIMD8<Float>) -> SIMD8<Int16> {
+        let scaled = samples * 32768
+        let clean = scaled.replacing(with: 0, where: scaled .!= scaled)
+        let clipped = clean.rounded(.toNearestOrEven).clamped(lowerBound: SIMD8(repeating: -32768), upperBound: SIMD8(repeating: 32767))
+        return SIMD8<Int16>(truncatingIfNeeded: SIMD8<Int32>(clipped))
+    }
+
+    /// Rounds to the nearest s16 value (ties to even), clipping out-of-range input and mapping
+    /// NaN to 0: the same rule as the vector path.
     @inlinable
     public static func clippedInt16(_ x: Float) -> Int16 {
-        let scaled = (x * 32768).rounded()
-        if scaled >= 32767 { return .max }
-        if scaled <= -32768 { return .min }
-        return scaled.isNaN ? 0 : Int16(scaled)
+        quantize(SIMD8(repeating: x))[0]
     }
 }

@@ -20,6 +20,8 @@ public final class StreamReader {
     private var consumed = 0
     private var expectHeader = true
     private var sawHeader = false
+    /// Set when the input broke off inside an audio packet whose whole frames were returned.
+    private var brokenAt: Int?
     /// The format in force; audio needs one.
     public private(set) var format: AudioFormat?
 
@@ -45,6 +47,7 @@ public final class StreamReader {
 
     /// The next packet, or nil at a clean end of input.
     public func next() throws -> Packet? {
+        if let brokenAt { throw StreamError.interrupted(offset: brokenAt) }
         while true {
             if expectHeader {
                 guard try readHeader() else { return nil }
@@ -64,6 +67,7 @@ public final class StreamReader {
             }
             try checkLength(kind, length)
             guard try fill(PacketLimits.headerSize + length) else {
+                if kind == .audio, let partial = partialAudio() { return .audio(partial) }
                 throw StreamError.interrupted(offset: consumed + bufferedByteCount)
             }
             let payload = start + PacketLimits.headerSize
@@ -178,6 +182,20 @@ public final class StreamReader {
             throw StreamError.corrupt(offset: packetStart + 8, reason: "audio position \(position) is out of range")
         }
         return AudioBlock(position: Int(position), format: format, bytes: Array(buffer[payload + 8..<payload + length]))
+    }
+
+    /// The whole frames of an audio packet cut short by the end of input, so that nothing that
+    /// arrived is dropped; the next call reports the interruption.
+    private func partialAudio() -> AudioBlock? {
+        let end = consumed + bufferedByteCount
+        guard let format, bufferedByteCount >= PacketLimits.headerSize + 8 else { return nil }
+        let frames = (bufferedByteCount - PacketLimits.headerSize - 8) / format.bytesPerFrame
+        guard frames > 0 else { return nil }
+        let payload = start + PacketLimits.headerSize
+        let position = Int(clamping: load(UInt64.self, at: payload))
+        let block = AudioBlock(position: position, format: format, bytes: Array(buffer[payload + 8..<payload + 8 + frames * format.bytesPerFrame]))
+        brokenAt = end
+        return block
     }
 
     private func load<T: FixedWidthInteger>(_: T.Type, at index: Int) -> T {

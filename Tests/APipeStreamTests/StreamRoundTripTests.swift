@@ -77,8 +77,27 @@ import Testing
         #expect(SampleCodec.clippedInt16(2) == .max)
         #expect(SampleCodec.clippedInt16(-2) == .min)
         #expect(SampleCodec.clippedInt16(.nan) == 0)
-        #expect(SampleCodec.clippedInt16(0.5 / 32768) == 1)
+        #expect(SampleCodec.clippedInt16(0.5 / 32768) == 0, "ties go to even")
+        #expect(SampleCodec.clippedInt16(1.5 / 32768) == 2)
         #expect(SampleCodec.clippedInt16(-1) == -32768)
+    }
+
+    @Test func s16EncodingOfManySamplesMatchesTheScalarRule() throws {
+        let samples: [Float] = [0, 1.5, -1.5, 1, -1, 0.5, -0.5, .nan, .infinity, -.infinity, 1e-5, 0.99999, 0.5 / 32768, 1.5 / 32768, -2.5 / 32768, 0.3]
+        var bytes: [UInt8] = []
+        samples.withUnsafeBufferPointer { SampleCodec.encode($0, encoding: .s16le, appendingTo: &bytes) }
+        let decoded = stride(from: 0, to: bytes.count, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        #expect(decoded == samples.map(SampleCodec.clippedInt16))
+        #expect(Array(decoded.prefix(12)) == [0, 32767, -32768, 32767, -32768, 16384, -16384, 0, 32767, -32768, 0, 32767])
+    }
+
+    @Test func s16SurvivesDecodeAndEncodeExactly() {
+        let values: [Int16] = (0..<1000).map { Int16(truncatingIfNeeded: $0 * 65 - 32768) } + [32767, -32768]
+        var floats: [Float] = []
+        values.withUnsafeBytes { SampleCodec.decode($0, encoding: .s16le, appendingTo: &floats) }
+        var bytes: [UInt8] = []
+        floats.withUnsafeBufferPointer { SampleCodec.encode($0, encoding: .s16le, appendingTo: &bytes) }
+        #expect(bytes == values.withUnsafeBytes { Array($0) })
     }
 
     @Test func largeAudioIsSplitIntoLegalPacketsWithTruePositions() throws {

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// The real ALSA capture API, fed from a raw file by ALSA's `file` plugin (no sound card).
+@Suite struct ALSACaptureTests {
+    /// Writes an asoundrc defining `filecap`, reading `in.raw`, and returns its environment.
+    func fileDevice(_ shell: Shell) throws -> [String: String] {
+        try shell.run("sox -n -r 16000 -c 1 -t s16 in.raw synth 3 sine 440")
+        let config = """
+            pcm.filecap {
+                type file
+                slave { pcm { type null } }
+                file "/dev/null"
+                infile "\(shell.path("in.raw"))"
+                format "raw"
+            }
+            """
+        try config.write(toFile: shell.path("asoundrc"), atomically: true, encoding: .utf8)
+        return ["ALSA_CONFIG_PATH": shell.path("asoundrc")]
+    }
+
+    @Test func captureForADurationReadsTheFileThroughALSA() throws {
+        let shell = try Shell()
+        let env = try fileDevice(shell)
+        let result = try shell.run("acapture -D filecap --preset low --duration 1.5 | acat --raw > out.raw; cmp -n 48000 out.raw in.raw && stat -c %s out.raw", environment: env)
+        #expect(result.statuses == [0], "\(result.stderr)")
+        #expect(result.text == "48000\n")
+        let events = try shell.run("acapture -D filecap --preset low --duration 1 | acat --events", environment: env)
+        #expect(events.lines.contains { $0.contains("session.end") && $0.contains(#""interrupted":false"#) && $0.contains(#""frames":16000"#) })
+        #expect(events.lines.contains { $0.contains(#""source":"alsa:filecap""#) })
+    }
+
+    @Test func sigintEndsTheSessionAsInterruptedAndKeepsTheStreamWhole() throws {
+        let shell = try Shell()
+        let env = try fileDevice(shell)
+        let result = try shell.run(
+            """
+            acapture -D filecap --preset low > >(acat --events > events.jsonl) & pid=$!
+            (sleep 30; kill -KILL $pid 2>/dev/null) & sleep 0.3
+            # Until acapture has installed its handler, a background job ignores SIGINT: repeat.
+            while kill -INT $pid 2>/dev/null; do sleep 0.1; done
+            wait $pid; echo status=$?
+            sleep 0.5; tail -1 events.jsonl; echo lines=$(wc -l < events.jsonl)
+            """,
+            environment: env)
+        #expect(result.lines.first == "status=0", "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("session.end") && $0.contains(#""interrupted":true"#) })
+        #expect(result.lines.contains("lines=4"), "format, session.start, one audio run, session.end")
+    }
+
+    @Test func missingDeviceIsAClearError() throws {
+        let shell = try Shell()
+        let env = try fileDevice(shell)
+        let result = try shell.run("acapture -D nosuchdevice --duration 1 > /dev/null", environment: env)
+        #expect(result.statuses == [69])
+        #expect(result.stderr == "acapture: audio device 'nosuchdevice': no such capture device (list devices with `arecord -L`, or define one in ~/.asoundrc)\n")
+    }
+}
