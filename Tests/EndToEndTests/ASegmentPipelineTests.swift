@@ -4,10 +4,8 @@ import Testing
 
 /// `asegment` as a process: espeak-ng speech in a stream, segment events out, exit statuses.
 struct ASegmentPipelineTests {
-    static var binary: String {
-        let dir = ProcessInfo.processInfo.environment["APIPE_BIN"] ?? ".build/release"
-        return dir + "/asegment"
-    }
+    static var bin: String { ProcessInfo.processInfo.environment["APIPE_BIN"] ?? ".build/release" }
+    static var binary: String { bin + "/asegment" }
 
     struct Run {
         var status: Int32
@@ -48,7 +46,7 @@ struct ASegmentPipelineTests {
 
     /// Two espeak-ng sentences at 16 kHz: 1 s silence, sentence, 2 s silence, sentence, 1 s silence.
     /// Returns the stream and the sentences' true spans in seconds.
-    static func talk() throws -> ([UInt8], [ClosedRange<Double>], Int) {
+    static func talk() throws -> ([UInt8], [ClosedRange<Double>], [Float]) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apipe-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -76,11 +74,11 @@ struct ASegmentPipelineTests {
             start = end
         }
         try writer.finish()
-        return (writer.collected, spans, mono.count)
+        return (writer.collected, spans, mono)
     }
 
     @Test func segmentsMatchTheKnownLayout() throws {
-        let (stream, spans, total) = try Self.talk()
+        let (stream, spans, mono) = try Self.talk()
         let result = try Self.run(Self.binary, ["--labels", "/dev/null"], stdin: stream)
         #expect(result.status == 0, "\(result.stderr)")
         let reader = StreamReader(bytes: result.stdout)
@@ -93,13 +91,39 @@ struct ASegmentPipelineTests {
             case .format: break
             }
         }
-        #expect(frames == total)
+        #expect(frames == mono.count)
         #expect(ends.count == 2, "\(ends)")
         for (end, span) in zip(ends, spans) {
             // Each segment holds all of its sentence, within the pad (0.2 s) and the VAD's onset lag.
             #expect(end.start <= span.lowerBound && end.start > span.lowerBound - 0.25, "start \(end.start) for \(span)")
             #expect(end.end >= span.upperBound && end.end < span.upperBound + 0.35, "end \(end.end) for \(span)")
             #expect(end.reason == "silence")
+        }
+    }
+
+    @Test func acaptureToAsegmentToAcatEvents() throws {
+        let (_, spans, mono) = try Self.talk()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apipe-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("talk.f32").path, wav = dir.appendingPathComponent("talk.wav").path
+        try mono.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
+        try Self.tool("sox", ["-t", "raw", "-e", "floating-point", "-b", "32", "-r", "16000", "-c", "1", raw, "-b", "16", wav])
+        let pipeline = "'\(Self.bin)/acapture' -i '\(wav)' | '\(Self.bin)/asegment' | '\(Self.bin)/acat' --events"
+        let result = try Self.run("/bin/sh", ["-c", pipeline], stdin: [])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ends = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").compactMap { line -> [String: Any]? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["type"] as? String == "segment.end"
+            else { return nil }
+            return object
+        }
+        #expect(ends.count == 2, "\(String(decoding: result.stdout, as: UTF8.self))")
+        for (end, span) in zip(ends, spans) {
+            let start = end["start"] as? Double ?? -1, stop = end["end"] as? Double ?? -1
+            #expect(start <= span.lowerBound && start > span.lowerBound - 0.25, "start \(start) for \(span)")
+            #expect(stop >= span.upperBound && stop < span.upperBound + 0.35, "end \(stop) for \(span)")
+            #expect(end["reason"] as? String == "silence")
         }
     }
 
