@@ -59,7 +59,8 @@ let package = Package(
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
 
-        // Benchmark driver for the resampler (bench/resample.mk).
+        // Benchmark drivers for the VAD (bench/vad.mk) and the resampler (bench/resample.mk).
+        .executableTarget(name: "apipe-vad-bench", dependencies: ["APipeDSP"], path: "bench/vad/Driver"),
         .executableTarget(name: "apipe-resample-bench", dependencies: ["APipeDSP"], path: "bench/resample/Driver"),
 
         // Tests: one target per library, plus end-to-end tests through the built binaries.

@@ -1,1 +1,0 @@
-// APipeSegment: see the module's files.
