@@ -59,6 +59,12 @@ let package = Package(
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
 
+        // Benchmark drivers (make bench).
+        .executableTarget(
+            name: "apipe-transcribe-bench",
+            dependencies: ["APipeTranscribe", "APipeStream", .product(name: "FlyingFox", package: "FlyingFox")],
+            path: "bench/transcribe/Driver"),
+
         // Tests: one target per library, plus end-to-end tests through the built binaries.
         .testTarget(name: "APipeStreamTests", dependencies: ["APipeStream"]),
         .testTarget(name: "APipeDSPTests", dependencies: ["APipeDSP"]),
