@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "APipeCLI", dependencies: ["APipeStream", argumentParser]),
 
         // Stages, engines and the library store.
-        .target(name: "APipeCapture", dependencies: ["APipeStream", "APipeAudio"]),
+        .target(name: "APipeCapture", dependencies: ["APipeStream", "APipeAudio", "APipeDSP", "APipeResample"]),
         .target(name: "APipeResample", dependencies: ["APipeStream", "APipeDSP", "APipeAudio"]),
         .target(name: "APipeSegment", dependencies: ["APipeStream", "APipeDSP"]),
         .target(name: "APipeWhisper", dependencies: ["APipeDSP", "COpenBLAS"]),

@@ -1,1 +1,0 @@
-// APipeAudio: see the module's files.

@@ -1,0 +1,141 @@
+import APipeStream
+import CSndFile
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads any file libsndfile reads (WAV, FLAC, Ogg/Vorbis/Opus, MP3, AIFF, raw) as float frames.
+public final class SoundFileReader {
+    private let handle: OpaquePointer
+    private var info: SF_INFO
+    public let path: String
+
+    /// Raw headerless input: sample layout given by the user.
+    public struct RawLayout: Sendable {
+        public var encoding: String
+        public var rate: Int
+        public var channels: Int
+
+        public init(encoding: String, rate: Int, channels: Int) {
+            self.encoding = encoding
+            self.rate = rate
+            self.channels = channels
+        }
+    }
+
+    /// Opens a file by path.
+    public init(path: String) throws(AudioError) {
+        var info = SF_INFO()
+        guard access(path, R_OK) == 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .unreadable(path: path, reason: Self.describeOpenError())
+        }
+        self.handle = handle
+        self.info = info
+        self.path = path
+        try validate()
+    }
+
+    /// Reads from an already open descriptor (standard input): a self-describing file, or raw
+    /// samples when `raw` is given.
+    public init(fd: Int32, name: String, raw: RawLayout?) throws(AudioError) {
+        var info = SF_INFO()
+        if let raw {
+            let subtype: Int32
+            switch raw.encoding.lowercased() {
+            case "s16le", "s16": subtype = Int32(SF_FORMAT_PCM_16)
+            case "s32le", "s32": subtype = Int32(SF_FORMAT_PCM_32)
+            case "f32le", "f32": subtype = Int32(SF_FORMAT_FLOAT)
+            case "u8": subtype = Int32(SF_FORMAT_PCM_U8)
+            default: throw .unsupportedRawFormat(raw.encoding)
+            }
+            do {
+                _ = try AudioFormat(encoding: .f32le, rate: raw.rate, channels: raw.channels)
+            } catch {
+                throw .unreadable(path: name, reason: error.description)
+            }
+            info.format = Int32(SF_FORMAT_RAW) | subtype | Int32(SF_ENDIAN_LITTLE)
+            info.samplerate = Int32(raw.rate)
+            info.channels = Int32(raw.channels)
+        }
+        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw .unreadable(path: name, reason: Self.describeOpenError())
+        }
+        self.handle = handle
+        self.info = info
+        self.path = name
+        try validate()
+    }
+
+    deinit { sf_close(handle) }
+
+    public var rate: Int { Int(info.samplerate) }
+    public var channels: Int { Int(info.channels) }
+    /// Frames in the file, when known (not for pipes).
+    public var frameCount: Int? { info.frames > 0 && info.frames < Int64(Int.max / 2) ? Int(info.frames) : nil }
+
+    /// The libsndfile major format name (e.g. "WAV (Microsoft)") and subtype (e.g. "Signed 16 bit PCM").
+    public var formatDescription: (container: String, encoding: String) {
+        (Self.formatName(info.format & Int32(SF_FORMAT_TYPEMASK)), Self.formatName(info.format & Int32(SF_FORMAT_SUBMASK)))
+    }
+
+    /// Whether samples are integer PCM of at most 16 bits (so s16 carries them losslessly).
+    public var fitsSixteenBits: Bool {
+        switch info.format & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16),
+            Int32(SF_FORMAT_ULAW), Int32(SF_FORMAT_ALAW), Int32(SF_FORMAT_GSM610):
+            true
+        default:
+            false
+        }
+    }
+
+    /// A metadata string from the file's tags (title, artist, album, date), if present.
+    public func tag(_ kind: Tag) -> String? {
+        guard let text = sf_get_string(handle, kind.rawValue) else { return nil }
+        let value = String(cString: text)
+        return value.isEmpty ? nil : value
+    }
+
+    public enum Tag: Int32, Sendable {
+        case title = 0x01, copyright = 0x02, software = 0x03, artist = 0x04, comment = 0x05, date = 0x06, album = 0x07
+    }
+
+    /// Replaces `samples` with up to `frames` interleaved frames; returns frames read, 0 at the end.
+    public func read(frames: Int, into samples: inout [Float]) throws(AudioError) -> Int {
+        let needed = frames * channels
+        if samples.count != needed { samples = [Float](repeating: 0, count: needed) }
+        let got = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        if got < 0 || (got == 0 && sf_error(handle) != 0) {
+            throw .unreadable(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+        return Int(got)
+    }
+
+    private func validate() throws(AudioError) {
+        guard info.channels >= 1, info.channels <= Int32(AudioFormat.maxChannels) else {
+            throw .unreadable(path: path, reason: "\(info.channels) channels (apipe carries 1 to \(AudioFormat.maxChannels))")
+        }
+        guard info.samplerate >= 1, info.samplerate <= Int32(AudioFormat.maxRate) else {
+            throw .unreadable(path: path, reason: "sample rate \(info.samplerate) Hz is out of range")
+        }
+    }
+
+    private static func describeOpenError() -> String {
+        let text = String(cString: sf_strerror(nil))
+        return text.hasPrefix("Format not recognised") || text.contains("unknown format")
+            ? "not an audio file libsndfile reads (\(text))" : text
+    }
+
+    private static func formatName(_ format: Int32) -> String {
+        var info = SF_FORMAT_INFO()
+        info.format = format
+        guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+              let name = info.name
+        else { return "unknown" }
+        return String(cString: name)
+    }
+}

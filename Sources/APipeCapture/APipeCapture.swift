@@ -1,1 +1,0 @@
-// APipeCapture: see the module's files.

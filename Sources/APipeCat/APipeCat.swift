@@ -1,1 +1,0 @@
-// APipeCat: see the module's files.

@@ -1,1 +1,0 @@
-// APipeDSP: see the module's files.

@@ -1,1 +1,0 @@
-// APipeResample: see the module's files.
