@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "APipeTranscribe",
             dependencies: [
-                "APipeStream", "APipeDSP", "APipeAudio", "APipeWhisper",
+                "APipeStream", "APipeDSP", "APipeAudio", "APipeCat", "APipeWhisper",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .target(

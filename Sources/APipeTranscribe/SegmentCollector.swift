@@ -1,3 +1,4 @@
+import APipeDSP
 import APipeStream
 
 /// Gathers each segment's audio from the stream and says where its transcription belongs.
@@ -31,6 +32,7 @@ public struct SegmentCollector {
     private var open: (index: Int, start: Double)?
     private var windowIndex = 0
     private var scratch: [Float] = []
+    private var mixed: [Float] = []
 
     public init(windowSeconds: Double = 30, lookbackSeconds: Double = 10) {
         self.windowSeconds = windowSeconds
@@ -205,16 +207,13 @@ public struct SegmentCollector {
             }
         }
         guard first < block.frames else { return }
-        buffer.reserveCapacity(buffer.count + block.frames - first)
         if channels == 1 {
             buffer.append(contentsOf: scratch[first...])
         } else {
-            let scale = 1 / Float(channels)
-            for f in first..<block.frames {
-                var sum: Float = 0
-                for c in 0..<channels { sum += scratch[f * channels + c] }
-                buffer.append(sum * scale)
+            scratch.withUnsafeBufferPointer { all in
+                ChannelMixer(inputChannels: channels, outputChannels: 1).mix(UnsafeBufferPointer(rebasing: all[(first * channels)...]), into: &mixed)
             }
+            buffer.append(contentsOf: mixed)
         }
     }
 

@@ -7,7 +7,7 @@ import Glibc
 /// An OpenAI-style `/v1/audio/transcriptions` server on 127.0.0.1 whose answers a script
 /// decides: the next fault for each request, then the default answer.
 final class FakeTranscriptionServer: @unchecked Sendable {
-    enum Answer: Sendable {
+    indirect enum Answer: Sendable {
         /// verbose_json with the uploaded duration in the text.
         case transcript
         /// `{"text": ...}` only.
@@ -73,9 +73,7 @@ final class FakeTranscriptionServer: @unchecked Sendable {
     private func handle(_ request: HTTPRequest) async throws -> HTTPResponse {
         let body = [UInt8](try await request.bodyData)
         let recorded = Self.parse(body, authorization: request.headers[HTTPHeader("Authorization")])
-        lock.lock()
-        log.append(recorded)
-        lock.unlock()
+        lock.withLock { log.append(recorded) }
         if let apiKey, recorded.authorization != "Bearer \(apiKey)" {
             return Self.json(401, #"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#)
         }
@@ -163,17 +161,17 @@ final class DroppingServer: @unchecked Sendable {
     private let fd: Int32
 
     init() throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 64) == 0 else { throw CancellationError() }
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) } }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        guard bound == 0, listen(listener, 64) == 0 else { close(listener); throw CancellationError() }
+        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) } }
+        fd = listener
         port = UInt16(bigEndian: address.sin_port)
-        let listener = fd
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)

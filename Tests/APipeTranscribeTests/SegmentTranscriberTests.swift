@@ -23,8 +23,8 @@ import Testing
         let t = try #require(try event.decode(Transcription.self))
         #expect(t.text == "third time" && t.retries == 2)
         #expect(engine.calls.count == 3)
-        // Waits 20 ms then 40 ms: at least 60 ms, and nowhere near a default 1 s base.
-        #expect(elapsed >= 0.06 && elapsed < 0.9)
+        // Waits 20 ms then 40 ms: at least 60 ms, and far below the 3 s a default 1 s base would take.
+        #expect(elapsed >= 0.06 && elapsed < 2.5)
     }
 
     @Test func retriesStopAtTheLimit() async throws {
@@ -102,8 +102,8 @@ import Testing
         #expect(t.text == "part1 part2 part3")
         let phrases = try #require(t.phrases)
         #expect(phrases.count == 3)
-        #expect(abs(phrases[1].start - (10 + 2.0 / 3)) < 1e-6)
-        #expect(abs(phrases[2].end - 12) < 1e-6)
+        #expect(abs(phrases[1].start - (10 + 2.0 / 3)) < 1e-3)
+        #expect(abs(phrases[2].end - 12) < 1e-3)
         #expect(t.confidence == 0.5)
     }
 

@@ -116,10 +116,10 @@ final class ScriptedEngine: TranscriptionEngine, @unchecked Sendable {
 
     func transcribe(_ audio: SegmentAudio) async throws(EngineError) -> EngineResult {
         let index = Self.index(of: audio)
-        lock.lock()
-        log.append(index)
-        let call = log.count
-        lock.unlock()
+        let call = lock.withLock {
+            log.append(index)
+            return log.count
+        }
         return try await answer(index, call, audio)
     }
 
