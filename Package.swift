@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "APipeTranscribe",
             dependencies: [
-                "APipeStream", "APipeDSP", "APipeAudio", "APipeWhisper",
+                "APipeStream", "APipeDSP", "APipeAudio", "APipeCat", "APipeWhisper",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .target(
@@ -59,9 +59,13 @@ let package = Package(
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
 
-        // Benchmark drivers for the VAD (bench/vad.mk) and the resampler (bench/resample.mk).
+        // Benchmark drivers (make bench): the VAD, the resampler, the transcription queue.
         .executableTarget(name: "apipe-vad-bench", dependencies: ["APipeDSP"], path: "bench/vad/Driver"),
         .executableTarget(name: "apipe-resample-bench", dependencies: ["APipeDSP"], path: "bench/resample/Driver"),
+        .executableTarget(
+            name: "apipe-transcribe-bench",
+            dependencies: ["APipeTranscribe", "APipeStream", .product(name: "FlyingFox", package: "FlyingFox")],
+            path: "bench/transcribe/Driver"),
 
         // Tests: one target per library, plus end-to-end tests through the built binaries.
         .testTarget(name: "APipeStreamTests", dependencies: ["APipeStream"]),

@@ -8,8 +8,8 @@ import Glibc
 /// The `main` every tool shares: parse, run, and turn errors into one line and an exit status.
 ///
 /// A `ToolFailure` prints `tool: description` and exits with its status; a closed output
-/// (EPIPE) exits 141 without a word, like any filter killed by SIGPIPE; argument errors are left
-/// to swift-argument-parser (usage text, exit 64).
+/// (EPIPE) exits 141 without a word, like any filter killed by SIGPIPE; everything else (usage
+/// errors, --help, --version) is left to swift-argument-parser (usage text, exit 64).
 public enum ToolRunner {
     public static func main<Root: ParsableCommand>(_: Root.Type) -> Never {
         var command = parse(Root.self)
@@ -52,10 +52,8 @@ public enum ToolRunner {
             if failure.exitStatus != .brokenPipe { Diagnostics.error(failure.description) }
             exit(failure.exitStatus.rawValue)
         }
-        if error is ValidationError || error is CleanExit || error is ExitCode {
-            Root.exit(withError: error)
-        }
-        Diagnostics.error("\(error)")
-        exit(ExitStatus.failure.rawValue)
+        // Help, usage and version requests, and errors of other libraries: the parser's own
+        // report and exit status.
+        Root.exit(withError: error)
     }
 }

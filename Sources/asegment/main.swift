@@ -11,7 +11,8 @@ struct ASegment: ParsableCommand {
         discussion: """
             Reads a stream on standard input and writes it on standard output with segment.start and \
             segment.end events around each segment's audio. Every packet passes on in order.
-            """)
+            """,
+        version: APipeVersion.current)
 
     @Option(help: "Speech probability threshold, 0.01-0.99 (default from --aggressiveness: 0.35/0.5/0.65/0.8).")
     var threshold: Double?

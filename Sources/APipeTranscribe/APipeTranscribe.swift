@@ -1,1 +1,0 @@
-// APipeTranscribe: see the module's files.
