@@ -1,3 +1,4 @@
+import APipeStream
 import Foundation
 
 /// Reads an `/audio/transcriptions` answer: `verbose_json`, plain `json`, or plain text.
@@ -44,9 +45,9 @@ enum OpenAIResponse {
             throw .badResponse("the answer is not transcription JSON (\(body.count) bytes: \(preview(body)))")
         }
         let segments = verbose.segments ?? []
-        let phrases = segments.compactMap { segment -> TimedText? in
+        let phrases = segments.compactMap { segment -> TranscriptPhrase? in
             guard let start = segment.start, let end = segment.end, let text = segment.text else { return nil }
-            return TimedText(
+            return TranscriptPhrase(
                 start: start, end: end, text: text.trimmingCharacters(in: .whitespaces),
                 confidence: segment.avgLogprob.map { exp($0) })
         }

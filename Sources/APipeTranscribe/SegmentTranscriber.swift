@@ -88,7 +88,7 @@ public struct SegmentTranscriber: Sendable {
         guard parts.count > 1, let first = parts.first else { return parts.first?.result ?? EngineResult(text: "") }
         let text = parts.map { $0.result.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.joined(separator: " ")
         let phrases = parts.flatMap { part in
-            part.result.phrases.map { TimedText(start: $0.start + part.offset, end: $0.end + part.offset, text: $0.text, confidence: $0.confidence) }
+            part.result.phrases.map { TranscriptPhrase(start: $0.start + part.offset, end: $0.end + part.offset, text: $0.text, confidence: $0.confidence) }
         }
         let weighted = parts.compactMap { part in part.result.confidence.map { ($0, part.duration) } }
         let total = weighted.reduce(0) { $0 + $1.1 }

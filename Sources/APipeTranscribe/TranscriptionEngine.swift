@@ -1,3 +1,4 @@
+import APipeStream
 /// A speech recogniser atranscribe can call: audio of one segment in, text or a typed error out.
 ///
 /// An engine receives mono audio at whatever rate the stream carries and converts it to its
@@ -57,31 +58,17 @@ public struct EngineResult: Sendable, Equatable {
     public var language: String?
     /// 0...1, when the engine gives something to derive it from (mean token probability).
     public var confidence: Double?
-    /// Timed phrases or words, seconds from the start of the piece.
-    public var phrases: [TimedText]
+    /// Timed phrases or words, seconds from the start of the piece (stream events shift them
+    /// to session time).
+    public var phrases: [TranscriptPhrase]
     /// The model that answered, when the engine reports it (overrides the engine's `model`).
     public var model: String?
 
-    public init(text: String, language: String? = nil, confidence: Double? = nil, phrases: [TimedText] = [], model: String? = nil) {
+    public init(text: String, language: String? = nil, confidence: Double? = nil, phrases: [TranscriptPhrase] = [], model: String? = nil) {
         self.text = text
         self.language = language
         self.confidence = confidence
         self.phrases = phrases
         self.model = model
-    }
-}
-
-/// A phrase or a word with its times, seconds from the start of the audio the engine got.
-public struct TimedText: Sendable, Equatable {
-    public var start: Double
-    public var end: Double
-    public var text: String
-    public var confidence: Double?
-
-    public init(start: Double, end: Double, text: String, confidence: Double? = nil) {
-        self.start = start
-        self.end = end
-        self.text = text
-        self.confidence = confidence
     }
 }

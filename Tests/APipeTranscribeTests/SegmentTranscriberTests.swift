@@ -96,7 +96,7 @@ import Testing
 
     @Test func longSegmentsAreSplitAtTheEngineLimitNotTruncated() async throws {
         let engine = ScriptedEngine(maxSeconds: 0.8) { _, call, audio throws(EngineError) in
-            EngineResult(text: "part\(call)", confidence: 0.5, phrases: [TimedText(start: 0, end: audio.duration, text: "p\(call)")])
+            EngineResult(text: "part\(call)", confidence: 0.5, phrases: [TranscriptPhrase(start: 0, end: audio.duration, text: "p\(call)")])
         }
         let t = try #require(try await transcriber([engine]).transcribe(job).decode(Transcription.self))
         #expect(engine.calls.count == 3)

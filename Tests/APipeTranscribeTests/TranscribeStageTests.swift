@@ -71,7 +71,7 @@ import Testing
 
     @Test func transcriptionFieldsAreFilledIn() async throws {
         let engine = ScriptedEngine { _, _, _ throws(EngineError) in
-            EngineResult(text: " hello there world ", language: "en", confidence: 0.8, phrases: [TimedText(start: 0, end: 0.1, text: "hello there")])
+            EngineResult(text: " hello there world ", language: "en", confidence: 0.8, phrases: [TranscriptPhrase(start: 0, end: 0.1, text: "hello there")])
         }
         let (packets, _) = try await runStage(makeStage([engine]), input: TestStream.make(seconds: 1, segments: [(0.5, 0.75)]))
         let t = try #require(TestStream.events(packets).compactMap { try? $0.decode(Transcription.self) }.first)
