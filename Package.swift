@@ -58,6 +58,8 @@ let package = Package(
         .executableTarget(name: "atranscribe", dependencies: ["APipeTranscribe", "APipeCLI", argumentParser]),
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
+        // Benchmark driver for the Whisper engine (bench/whisper.mk).
+        .executableTarget(name: "apipe-whisper-bench", dependencies: ["APipeWhisper"], path: "bench/whisper/Driver"),
 
         // Tests: one target per library, plus end-to-end tests through the built binaries.
         .testTarget(name: "APipeStreamTests", dependencies: ["APipeStream"]),
