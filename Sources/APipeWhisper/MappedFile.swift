@@ -23,6 +23,16 @@ struct MappedFile {
         bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
+    /// Drops the resident pages wholly inside `offset..<offset+count` (they stay readable:
+    /// the kernel reads them again from the file), so converted weights don't count twice in RSS.
+    func evict(offset: Int, count: Int) {
+        guard let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (offset + page - 1) / page * page
+        let end = (offset + count) / page * page
+        if end > start { madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, Int32(MADV_DONTNEED)) }
+    }
+
     /// Releases the mapping.
     func close() {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }

@@ -57,6 +57,7 @@ struct ModelFile {
                 let scale = raw[name + "_scale"]
                 let matrix = try variable.floats(in: mapping.bytes, scale: scale, name: name, path: path)
                 tensors[name] = (variable.shape, matrix)
+                mapping.evict(offset: variable.offset, count: variable.elements * (RawVariable.width(dtype: variable.dtype) ?? 0))
             }
         }
         for (alias, target) in aliases {

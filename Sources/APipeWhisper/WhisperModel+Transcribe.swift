@@ -2,6 +2,10 @@ import APipeDSP
 import Foundation
 
 extension WhisperModel {
+    /// Frames of silence kept after the audio when the encoder context is shortened, so the
+    /// model still sees the speech end (1 s).
+    static let shortenedContextMargin = 100
+
     /// Transcribes mono 16 kHz samples (-1...1) of any length in 30 s windows.
     ///
     /// Safe to call from several tasks at once: all state is per call.
@@ -38,7 +42,7 @@ extension WhisperModel {
         while seek < contentFrames {
             let segmentFrames = min(windowFrames, contentFrames - seek)
             let encodedFrames = options.shortenEncoderContext
-                ? min(windowFrames, (segmentFrames + 1) / 2 * 2) : windowFrames
+                ? min(windowFrames, (segmentFrames + WhisperModel.shortenedContextMargin + 1) / 2 * 2) : windowFrames
             let window = mel.window(start: seek, frames: segmentFrames, paddedTo: encodedFrames)
             let encoded = window.withUnsafeBufferPointer { encoder.encode(mel: $0.baseAddress!, frames: encodedFrames) }
             let state = DecoderState(
