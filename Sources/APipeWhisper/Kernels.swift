@@ -108,9 +108,14 @@ enum Kernels {
     }
 
     /// `e^x` per lane (Cephes polynomial, ~1 ulp), inputs clamped to the float range.
+    ///
+    /// Rounding and the 2^n scale use the 1.5 * 2^23 trick: adding it leaves round(v) in the
+    /// low mantissa bits, avoiding the slow generic float-to-integer SIMD conversion.
     @inline(__always) static func exp(_ x: Vector) -> Vector {
+        let magic = Vector(repeating: 12_582_912)
         let clamped = pointwiseMin(pointwiseMax(x, Vector(repeating: -87.3)), Vector(repeating: 88.7))
-        let n = (clamped * 1.44269504088896341).rounded(.toNearestOrEven)
+        let shifted = clamped * 1.44269504088896341 + magic
+        let n = shifted - magic
         let r = clamped - n * 0.693359375 + n * 2.12194440e-4
         var p = Vector(repeating: 1.9875691500e-4)
         p = p * r + 1.3981999507e-3
@@ -119,7 +124,7 @@ enum Kernels {
         p = p * r + 1.6666665459e-1
         p = p * r + 5.0000001201e-1
         let e = p * r * r + r + 1
-        let bits = (SIMD16<Int32>(n, rounding: .toNearestOrEven) &+ 127) &<< 23
+        let bits = (unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- 0x4B40_0000 &+ 127) &<< 23
         return e * unsafeBitCast(bits, to: Vector.self)
     }
 
