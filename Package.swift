@@ -58,6 +58,8 @@ let package = Package(
         .executableTarget(name: "atranscribe", dependencies: ["APipeTranscribe", "APipeCLI", argumentParser]),
         .executableTarget(name: "aindex", dependencies: ["APipeStore", "APipeCLI", argumentParser]),
         .executableTarget(name: "acat", dependencies: ["APipeCat", "APipeCLI", argumentParser]),
+        // Benchmark driver for the Whisper engine (bench/whisper.mk).
+        .executableTarget(name: "apipe-whisper-bench", dependencies: ["APipeWhisper"], path: "bench/whisper/Driver"),
 
         // Benchmark drivers (make bench): the VAD, the resampler, the transcription queue.
         .executableTarget(name: "apipe-vad-bench", dependencies: ["APipeDSP"], path: "bench/vad/Driver"),

@@ -1,1 +1,0 @@
-// APipeWhisper: see the module's files.

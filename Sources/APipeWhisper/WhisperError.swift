@@ -1,0 +1,17 @@
+/// Errors from loading a Whisper model or transcribing with it.
+public enum WhisperError: Error, Equatable, CustomStringConvertible {
+    /// The directory or file is not a usable CTranslate2 Whisper model.
+    case notAModel(path: String, reason: String)
+    /// The model is valid but uses something this engine does not implement.
+    case unsupported(path: String, reason: String)
+    /// The request cannot be served (bad option, unknown language, ...).
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .notAModel(let path, let reason): "not a CTranslate2 Whisper model: \(path): \(reason)"
+        case .unsupported(let path, let reason): "unsupported Whisper model: \(path): \(reason)"
+        case .invalidRequest(let reason): "invalid Whisper request: \(reason)"
+        }
+    }
+}

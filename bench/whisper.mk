@@ -1,0 +1,10 @@
+# Whisper engine vs faster-whisper: same tiny.en weights, beam 1, same threads, espeak-ng speech.
+BENCH_TARGETS += bench-whisper
+WHISPER_BENCH_DIR ?= .build/bench-whisper
+WHISPER_THREADS ?= $(shell nproc)
+
+bench-whisper: model
+	$(SWIFT) build $(CONFIG) --product apipe-whisper-bench
+	python3 -m pip install -q faster-whisper
+	python3 bench/whisper/run.py --model $(CURDIR)/$(MODELDIR) --driver $(CURDIR)/$(BIN)/apipe-whisper-bench \
+	  --work $(WHISPER_BENCH_DIR) --threads $(WHISPER_THREADS)
