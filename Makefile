@@ -48,7 +48,9 @@ demo: setup build
 
 TOOLS := acapture asegment aresample atranscribe aindex acat
 
-install: build
+install: setup build
+	install -d $(DESTDIR)$(PREFIX)/share/apipe/models/tiny.en
+	install -m 644 $(MODELDIR)/* $(DESTDIR)$(PREFIX)/share/apipe/models/tiny.en/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d

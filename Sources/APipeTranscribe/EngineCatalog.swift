@@ -29,8 +29,8 @@ public struct EngineCatalog: Sendable {
         self.engines = engines
     }
 
-    /// The built-in engines: `openai` and `command` (a local engine is added in front of them).
-    public static let standard = EngineCatalog(engines: [.openAI, .command])
+    /// The built-in engines, the default first: `whisper` (local), `openai`, `command`.
+    public static let standard = EngineCatalog(engines: [.whisper, .openAI, .command])
 
     public func descriptor(named name: String) throws(EngineError) -> EngineDescriptor {
         guard let found = engines.first(where: { $0.name == name }) else {
