@@ -1,26 +1,27 @@
 import Foundation
 
-/// In-place complex FFT in double precision, split real/imaginary arrays, size a power of two.
+/// In-place complex FFT in `T` precision (Float or Double), split real/imaginary arrays, size a power of two.
 ///
 /// `forward` is decimation in frequency (natural order in, bit-reversed order out) and `inverse`
 /// decimation in time (bit-reversed in, natural out, unscaled), so a convolution never permutes:
-/// spectra stay in bit-reversed order between the two. Butterflies of half-size >= 8 run on SIMD8.
-struct ResamplerFFT: Sendable {
+/// spectra stay in bit-reversed order between the two. Butterflies of half-size >= 16 run on SIMD16.
+struct ResamplerFFT<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Sendable {
+    typealias Vector = SIMD16<T>
     let size: Int
     /// Twiddles exp(-2 pi i j / (2m)) for half-size m at offsets m ..< 2m.
-    private let twiddleRe: [Double]
-    private let twiddleIm: [Double]
+    private let twiddleRe: [T]
+    private let twiddleIm: [T]
 
     init(size: Int) {
         precondition(size >= 16 && size & (size - 1) == 0, "FFT size must be a power of two >= 16")
         self.size = size
-        var re = [Double](repeating: 0, count: size), im = [Double](repeating: 0, count: size)
+        var re = [T](repeating: 0, count: size), im = [T](repeating: 0, count: size)
         var m = 1
         while m < size {
             for j in 0..<m {
                 let angle = -Double.pi * Double(j) / Double(m)
-                re[m + j] = cos(angle)
-                im[m + j] = sin(angle)
+                re[m + j] = T(cos(angle))
+                im[m + j] = T(sin(angle))
             }
             m *= 2
         }
@@ -29,7 +30,7 @@ struct ResamplerFFT: Sendable {
     }
 
     /// Forward transform: natural order in, bit-reversed order out.
-    func forward(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>) {
+    func forward(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
         twiddleRe.withUnsafeBufferPointer { twr in
             twiddleIm.withUnsafeBufferPointer { twi in
                 var m = size / 2
@@ -38,7 +39,7 @@ struct ResamplerFFT: Sendable {
                     var g = 0
                     while g < size {
                         let ar = re + g, ai = im + g, br = re + g + m, bi = im + g + m
-                        if m >= 8 {
+                        if m >= Vector.scalarCount {
                             var j = 0
                             while j < m {
                                 let xr = load(ar + j), xi = load(ai + j), yr = load(br + j), yi = load(bi + j)
@@ -48,7 +49,7 @@ struct ResamplerFFT: Sendable {
                                 let dr = xr - yr, di = xi - yi
                                 store(dr * cr - di * ci, br + j)
                                 store(dr * ci + di * cr, bi + j)
-                                j += 8
+                                j += Vector.scalarCount
                             }
                         } else {
                             for j in 0..<m {
@@ -68,7 +69,7 @@ struct ResamplerFFT: Sendable {
     }
 
     /// Inverse transform without the 1/size scale: bit-reversed order in, natural order out.
-    func inverse(_ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>) {
+    func inverse(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
         twiddleRe.withUnsafeBufferPointer { twr in
             twiddleIm.withUnsafeBufferPointer { twi in
                 var m = 1
@@ -77,7 +78,7 @@ struct ResamplerFFT: Sendable {
                     var g = 0
                     while g < size {
                         let ar = re + g, ai = im + g, br = re + g + m, bi = im + g + m
-                        if m >= 8 {
+                        if m >= Vector.scalarCount {
                             var j = 0
                             while j < m {
                                 let yr0 = load(br + j), yi0 = load(bi + j)
@@ -88,7 +89,7 @@ struct ResamplerFFT: Sendable {
                                 store(xi + yi, ai + j)
                                 store(xr - yr, br + j)
                                 store(xi - yi, bi + j)
-                                j += 8
+                                j += Vector.scalarCount
                             }
                         } else {
                             for j in 0..<m {
@@ -108,11 +109,11 @@ struct ResamplerFFT: Sendable {
         }
     }
 
-    @inline(__always) private func load(_ p: UnsafePointer<Double>) -> SIMD8<Double> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Double>.self)
+    @inline(__always) private func load(_ p: UnsafePointer<T>) -> Vector {
+        UnsafeRawPointer(p).loadUnaligned(as: Vector.self)
     }
 
-    @inline(__always) private func store(_ v: SIMD8<Double>, _ p: UnsafeMutablePointer<Double>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Double>.self)
+    @inline(__always) private func store(_ v: Vector, _ p: UnsafeMutablePointer<T>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vector.self)
     }
 }

@@ -10,8 +10,8 @@ public enum ResamplerQuality: String, Sendable, CaseIterable {
     /// The transition band ends at the new Nyquist frequency: nothing aliases.
     public var spec: ResamplerFilterSpec {
         switch self {
-        case .low: ResamplerFilterSpec(passEdge: 0.74, stopEdge: 1.0, attenuation: 140)
-        case .medium: ResamplerFilterSpec(passEdge: 0.86, stopEdge: 1.0, attenuation: 145)
+        case .low: ResamplerFilterSpec(passEdge: 0.74, stopEdge: 1.0, attenuation: 120)
+        case .medium: ResamplerFilterSpec(passEdge: 0.91, stopEdge: 1.0, attenuation: 132)
         case .high: ResamplerFilterSpec(passEdge: 0.94, stopEdge: 1.0, attenuation: 148)
         case .best: ResamplerFilterSpec(passEdge: 0.95, stopEdge: 1.0, attenuation: 165)
         }
@@ -33,4 +33,7 @@ public struct ResamplerFilterSpec: Sendable, Hashable {
         self.stopEdge = stopEdge
         self.attenuation = attenuation
     }
+
+    /// Whether the arithmetic must be double: float FFTs and dot products bottom out near 140 dB.
+    var needsDouble: Bool { attenuation > 140 }
 }

@@ -4,7 +4,7 @@ import Testing
 /// The FFT overlap-save prefilter against what a direct FIR gives: impulse response and round trip.
 @Suite struct ResamplerPrefilterTests {
     @Test func fftRoundTripRestoresTheInput() {
-        let fft = ResamplerFFT(size: 64)
+        let fft = ResamplerFFT<Double>(size: 64)
         var re = (0..<64).map { Double(($0 * 37) % 11) - 5 }, im = (0..<64).map { Double(($0 * 13) % 7) - 3 }
         let (re0, im0) = (re, im)
         re.withUnsafeMutableBufferPointer { r in
@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: [1, 2])
     func impulseResponseIsCentredSymmetricAndUnitGain(stuffing: Int) {
-        var filter = ResamplerPrefilter(channels: 1, stuffing: stuffing, cutoff: 0.1, transition: 0.05, attenuation: 100)
+        var filter = ResamplerPrefilter<Double>(channels: 1, stuffing: stuffing, cutoff: 0.1, transition: 0.05, attenuation: 100)
         let half = filter.taps / 2
         let at = 300
         var input = [Float](repeating: 0, count: 4 * filter.chunk)
