@@ -4,9 +4,9 @@ import Foundation
 ///
 /// `forward` is decimation in frequency (natural order in, bit-reversed order out) and `inverse`
 /// decimation in time (bit-reversed in, natural out, unscaled), so a convolution never permutes:
-/// spectra stay in bit-reversed order between the two. Butterflies of half-size >= 16 run on SIMD16.
+/// spectra stay in bit-reversed order between the two. Every pass runs on SIMD vectors as wide as
+/// its butterfly half-size allows (16, 8, 4, 2 lanes); the half-size-1 pass has no twiddles.
 struct ResamplerFFT<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Sendable {
-    typealias Vector = SIMD16<T>
     let size: Int
     /// Twiddles exp(-2 pi i j / (2m)) for half-size m at offsets m ..< 2m.
     private let twiddleRe: [T]
@@ -34,36 +34,17 @@ struct ResamplerFFT<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Sendable {
         twiddleRe.withUnsafeBufferPointer { twr in
             twiddleIm.withUnsafeBufferPointer { twi in
                 var m = size / 2
-                while m >= 1 {
+                while m >= 2 {
                     let wr = twr.baseAddress! + m, wi = twi.baseAddress! + m
-                    var g = 0
-                    while g < size {
-                        let ar = re + g, ai = im + g, br = re + g + m, bi = im + g + m
-                        if m >= Vector.scalarCount {
-                            var j = 0
-                            while j < m {
-                                let xr = load(ar + j), xi = load(ai + j), yr = load(br + j), yi = load(bi + j)
-                                let cr = load(wr + j), ci = load(wi + j)
-                                store(xr + yr, ar + j)
-                                store(xi + yi, ai + j)
-                                let dr = xr - yr, di = xi - yi
-                                store(dr * cr - di * ci, br + j)
-                                store(dr * ci + di * cr, bi + j)
-                                j += Vector.scalarCount
-                            }
-                        } else {
-                            for j in 0..<m {
-                                let dr = ar[j] - br[j], di = ai[j] - bi[j]
-                                ar[j] += br[j]
-                                ai[j] += bi[j]
-                                br[j] = dr * wr[j] - di * wi[j]
-                                bi[j] = dr * wi[j] + di * wr[j]
-                            }
-                        }
-                        g += 2 * m
+                    switch m {
+                    case 2: forwardPass(SIMD2<T>.self, re, im, wr, wi, m)
+                    case 4: forwardPass(SIMD4<T>.self, re, im, wr, wi, m)
+                    case 8: forwardPass(SIMD8<T>.self, re, im, wr, wi, m)
+                    default: forwardPass(SIMD16<T>.self, re, im, wr, wi, m)
                     }
                     m /= 2
                 }
+                unitPass(re, im)
             }
         }
     }
@@ -72,36 +53,15 @@ struct ResamplerFFT<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Sendable {
     func inverse(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
         twiddleRe.withUnsafeBufferPointer { twr in
             twiddleIm.withUnsafeBufferPointer { twi in
-                var m = 1
+                unitPass(re, im)
+                var m = 2
                 while m < size {
                     let wr = twr.baseAddress! + m, wi = twi.baseAddress! + m
-                    var g = 0
-                    while g < size {
-                        let ar = re + g, ai = im + g, br = re + g + m, bi = im + g + m
-                        if m >= Vector.scalarCount {
-                            var j = 0
-                            while j < m {
-                                let yr0 = load(br + j), yi0 = load(bi + j)
-                                let cr = load(wr + j), ci = load(wi + j)
-                                let yr = yr0 * cr + yi0 * ci, yi = yi0 * cr - yr0 * ci
-                                let xr = load(ar + j), xi = load(ai + j)
-                                store(xr + yr, ar + j)
-                                store(xi + yi, ai + j)
-                                store(xr - yr, br + j)
-                                store(xi - yi, bi + j)
-                                j += Vector.scalarCount
-                            }
-                        } else {
-                            for j in 0..<m {
-                                let yr = br[j] * wr[j] + bi[j] * wi[j], yi = bi[j] * wr[j] - br[j] * wi[j]
-                                let xr = ar[j], xi = ai[j]
-                                ar[j] = xr + yr
-                                ai[j] = xi + yi
-                                br[j] = xr - yr
-                                bi[j] = xi - yi
-                            }
-                        }
-                        g += 2 * m
+                    switch m {
+                    case 2: inversePass(SIMD2<T>.self, re, im, wr, wi, m)
+                    case 4: inversePass(SIMD4<T>.self, re, im, wr, wi, m)
+                    case 8: inversePass(SIMD8<T>.self, re, im, wr, wi, m)
+                    default: inversePass(SIMD16<T>.self, re, im, wr, wi, m)
                     }
                     m *= 2
                 }
@@ -109,11 +69,78 @@ struct ResamplerFFT<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Sendable {
         }
     }
 
-    @inline(__always) private func load(_ p: UnsafePointer<T>) -> Vector {
-        UnsafeRawPointer(p).loadUnaligned(as: Vector.self)
+    /// One decimation-in-frequency pass of half-size `m` (a multiple of V's lanes).
+    @inline(__always)
+    private func forwardPass<V: SIMD>(_: V.Type, _ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>,
+                                      _ wr: UnsafePointer<T>, _ wi: UnsafePointer<T>, _ m: Int) where V.Scalar == T {
+        var g = 0
+        while g < size {
+            let ar = re + g, ai = im + g, br = ar + m, bi = ai + m
+            var j = 0
+            while j < m {
+                let xr: V = load(ar + j), xi: V = load(ai + j), yr: V = load(br + j), yi: V = load(bi + j)
+                let cr: V = load(wr + j), ci: V = load(wi + j)
+                store(xr + yr, ar + j)
+                store(xi + yi, ai + j)
+                let dr = xr - yr, di = xi - yi
+                store(dr * cr - di * ci, br + j)
+                store(dr * ci + di * cr, bi + j)
+                j += V.scalarCount
+            }
+            g += 2 * m
+        }
     }
 
-    @inline(__always) private func store(_ v: Vector, _ p: UnsafeMutablePointer<T>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vector.self)
+    /// One decimation-in-time pass of half-size `m` (a multiple of V's lanes).
+    @inline(__always)
+    private func inversePass<V: SIMD>(_: V.Type, _ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>,
+                                      _ wr: UnsafePointer<T>, _ wi: UnsafePointer<T>, _ m: Int) where V.Scalar == T {
+        var g = 0
+        while g < size {
+            let ar = re + g, ai = im + g, br = ar + m, bi = ai + m
+            var j = 0
+            while j < m {
+                let yr0: V = load(br + j), yi0: V = load(bi + j)
+                let cr: V = load(wr + j), ci: V = load(wi + j)
+                let yr = yr0 * cr + yi0 * ci, yi = yi0 * cr - yr0 * ci
+                let xr: V = load(ar + j), xi: V = load(ai + j)
+                store(xr + yr, ar + j)
+                store(xi + yi, ai + j)
+                store(xr - yr, br + j)
+                store(xi - yi, bi + j)
+                j += V.scalarCount
+            }
+            g += 2 * m
+        }
+    }
+
+    /// The half-size-1 pass (twiddle 1, the same both ways): sum and difference of neighbours,
+    /// eight pairs per step by de-interleaving a SIMD16.
+    @inline(__always)
+    private func unitPass(_ re: UnsafeMutablePointer<T>, _ im: UnsafeMutablePointer<T>) {
+        var i = 0
+        while i < size {
+            unitButterflies(re + i)
+            unitButterflies(im + i)
+            i += 16
+        }
+    }
+
+    @inline(__always)
+    private func unitButterflies(_ p: UnsafeMutablePointer<T>) {
+        let v: SIMD16<T> = load(p)
+        let a = v.evenHalf, b = v.oddHalf
+        var out = SIMD16<T>()
+        out.evenHalf = a + b
+        out.oddHalf = a - b
+        store(out, p)
+    }
+
+    @inline(__always) private func load<V: SIMD>(_ p: UnsafePointer<T>) -> V where V.Scalar == T {
+        UnsafeRawPointer(p).loadUnaligned(as: V.self)
+    }
+
+    @inline(__always) private func store<V: SIMD>(_ v: V, _ p: UnsafeMutablePointer<T>) where V.Scalar == T {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self)
     }
 }
