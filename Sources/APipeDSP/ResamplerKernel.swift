@@ -23,7 +23,7 @@ enum ResamplerKernel {
             acc0 += ra.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
                 * rb.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
         }
-        return (acc0 + acc1).sum()
+        return horizontalSum(acc0 + acc1)
     }
 
     /// Dot product of `count` floats (a multiple of `lanes`) accumulated in double, SIMD8.
@@ -41,7 +41,15 @@ enum ResamplerKernel {
             acc += SIMD8<Double>(x) * SIMD8<Double>(y)
             offset += 32
         }
-        return Float(acc.sum())
+        let a4 = acc.lowHalf + acc.highHalf, a2 = a4.lowHalf + a4.highHalf
+        return Float(a2[0] + a2[1])
+    }
+
+    /// Sum of the lanes as a tree (`SIMD.sum()` adds them one after another).
+    @inline(__always)
+    static func horizontalSum(_ v: SIMD8<Float>) -> Float {
+        let a4 = v.lowHalf + v.highHalf, a2 = a4.lowHalf + a4.highHalf
+        return a2[0] + a2[1]
     }
 
     /// Scalar reference of `dot` and `dotDouble` (float arithmetic).

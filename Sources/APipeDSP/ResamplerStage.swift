@@ -136,17 +136,21 @@ struct ResamplerStage: Sendable {
                             o[c] = d0 + weight * (d1 - d0)
                         }
                     } else {
-                        let c0 = cb.advanced(by: p * stride)
+                        // Positions stay below the history and table sizes: wrapping arithmetic
+                        // drops overflow checks from the per-output path.
+                        let c0 = cb.advanced(by: p &* stride)
+                        var x = hb.advanced(by: ws)
                         for c in 0..<channels {
-                            o[c] = K.dot(c0, hb.advanced(by: c * capacity + ws), count: stride)
+                            o[c] = K.dot(c0, x, count: stride)
+                            x += capacity
                         }
                     }
                     o += channels
-                    ws += stepWhole
-                    p += stepFrac
+                    ws &+= stepWhole
+                    p &+= stepFrac
                     if p >= up {
-                        p -= up
-                        ws += 1
+                        p &-= up
+                        ws &+= 1
                     }
                 }
             }
