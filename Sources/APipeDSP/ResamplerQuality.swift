@@ -11,7 +11,7 @@ public enum ResamplerQuality: String, Sendable, CaseIterable {
     public var spec: ResamplerFilterSpec {
         switch self {
         case .low: ResamplerFilterSpec(passEdge: 0.74, stopEdge: 1.0, attenuation: 120)
-        case .medium: ResamplerFilterSpec(passEdge: 0.915, stopEdge: 1.0, attenuation: 132)
+        case .medium: ResamplerFilterSpec(passEdge: 0.92, stopEdge: 1.0, attenuation: 132)
         case .high: ResamplerFilterSpec(passEdge: 0.94, stopEdge: 1.0, attenuation: 148)
         case .best: ResamplerFilterSpec(passEdge: 0.95, stopEdge: 1.0, attenuation: 165)
         }

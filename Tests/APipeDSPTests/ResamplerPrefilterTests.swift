@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import APipeDSP
 
@@ -14,6 +15,42 @@ import Testing
             }
         }
         #expect((0..<64).allSatisfy { abs(re[$0] / 64 - re0[$0]) < 1e-12 && abs(im[$0] / 64 - im0[$0]) < 1e-12 })
+    }
+
+    /// The SIMD passes (all widths, both precisions) against a direct DFT, the scalar reference.
+    @Test(arguments: [16, 32, 256])
+    func fftMatchesDirectDFT(size: Int) {
+        let bits = size.trailingZeroBitCount
+        let xr = (0..<size).map { Double(($0 * 37) % 11) - 5 }, xi = (0..<size).map { Double(($0 * 13) % 7) - 3 }
+        var dr = [Double](repeating: 0, count: size), di = dr
+        for k in 0..<size {
+            for n in 0..<size {
+                let a = -2 * Double.pi * Double(k * n % size) / Double(size)
+                dr[k] += xr[n] * cos(a) - xi[n] * sin(a)
+                di[k] += xr[n] * sin(a) + xi[n] * cos(a)
+            }
+        }
+        func reversed(_ i: Int) -> Int { (0..<bits).reduce(0) { $0 << 1 | (i >> $1 & 1) } }
+        var re = xr, im = xi
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in ResamplerFFT<Double>(size: size).forward(r.baseAddress!, i.baseAddress!) }
+        }
+        #expect((0..<size).allSatisfy { abs(re[$0] - dr[reversed($0)]) < 1e-9 && abs(im[$0] - di[reversed($0)]) < 1e-9 })
+        var fr = xr.map { Float($0) }, fi = xi.map { Float($0) }
+        let fft = ResamplerFFT<Float>(size: size)
+        fr.withUnsafeMutableBufferPointer { r in
+            fi.withUnsafeMutableBufferPointer { i in fft.forward(r.baseAddress!, i.baseAddress!) }
+        }
+        let scale = Double(size) * 1e-5
+        #expect((0..<size).allSatisfy {
+            abs(Double(fr[$0]) - dr[reversed($0)]) < scale && abs(Double(fi[$0]) - di[reversed($0)]) < scale
+        })
+        fr.withUnsafeMutableBufferPointer { r in
+            fi.withUnsafeMutableBufferPointer { i in fft.inverse(r.baseAddress!, i.baseAddress!) }
+        }
+        #expect((0..<size).allSatisfy {
+            abs(Double(fr[$0]) / Double(size) - xr[$0]) < 1e-4 && abs(Double(fi[$0]) / Double(size) - xi[$0]) < 1e-4
+        })
     }
 
     @Test(arguments: [1, 2])
