@@ -63,9 +63,10 @@ struct ResamplerPrefilter<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Resam
     /// Frames at the filter's rate consumed before an output frame is complete, at most.
     var latency: Int { chunk + taps / 2 }
 
+    // `reset`, `push` and `run` are reached through `any ResamplerChunkFilter`, whose witnesses are
+    // generic: `@_specialize` gives them specialised bodies for both precisions.
+
     /// Back to the start of a stream: the history holds the zeros before the first frame.
-    // Reached through `any ResamplerChunkFilter`, whose witnesses are generic: the attributes
-    // give them specialised bodies for both precisions.
     @_specialize(where T == Float)
     @_specialize(where T == Double)
     mutating func reset() {
@@ -80,8 +81,6 @@ struct ResamplerPrefilter<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Resam
     var isFull: Bool { filled == segmentLength }
 
     /// Appends interleaved input frames (zeros when `input` is nil) up to a complete chunk; returns frames taken.
-    // Reached through `any ResamplerChunkFilter`, whose witnesses are generic: the attributes
-    // give them specialised bodies for both precisions.
     @_specialize(where T == Float)
     @_specialize(where T == Double)
     mutating func push(_ input: UnsafePointer<Float>?, frames: Int) -> Int {
@@ -113,8 +112,6 @@ struct ResamplerPrefilter<T: BinaryFloatingPoint & SIMDScalar & Sendable>: Resam
     }
 
     /// Filters the complete chunk into `out` (`chunk` interleaved frames) and keeps the history.
-    // Reached through `any ResamplerChunkFilter`, whose witnesses are generic: the attributes
-    // give them specialised bodies for both precisions.
     @_specialize(where T == Float)
     @_specialize(where T == Double)
     mutating func run(into out: UnsafeMutablePointer<Float>) {

@@ -140,10 +140,13 @@ struct ResamplerStage: Sendable {
                         // drops overflow checks from the per-output path.
                         let c0 = cb.advanced(by: p &* stride)
                         var x = hb.advanced(by: ws)
-                        for c in 0..<channels {
-                            o[c] = K.dot(c0, x, count: stride)
-                            x += capacity
+                        var c = 0
+                        while c &+ 2 <= channels {
+                            (o[c], o[c &+ 1]) = K.dot2(c0, x, x + capacity, count: stride)
+                            x += 2 &* capacity
+                            c &+= 2
                         }
+                        if c < channels { o[c] = K.dot(c0, x, count: stride) }
                     }
                     o += channels
                     ws &+= stepWhole
@@ -163,6 +166,8 @@ struct ResamplerStage: Sendable {
 /// A dot-product kernel `produce` is specialised for.
 private protocol Dot {
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float)
 }
 
 private enum FloatDot: Dot {
@@ -170,11 +175,23 @@ private enum FloatDot: Dot {
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
         ResamplerKernel.dot(a, b, count: count)
     }
+
+    @inline(__always)
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float) {
+        ResamplerKernel.dot2(a, b0, b1, count: count)
+    }
 }
 
 private enum DoubleDot: Dot {
     @inline(__always)
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
         ResamplerKernel.dotDouble(a, b, count: count)
+    }
+
+    @inline(__always)
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float) {
+        ResamplerKernel.dot2Double(a, b0, b1, count: count)
     }
 }

@@ -50,6 +50,10 @@ import Testing
             let scalar = ResamplerKernel.dotScalar(a, b, count: count)
             #expect(abs(ResamplerKernel.dot(a, b, count: count) - scalar) < 1e-4)
             #expect(abs(ResamplerKernel.dotDouble(a, b, count: count) - scalar) < 1e-4)
+            let other = ResamplerKernel.dotScalar(a, a, count: count)
+            for (l, r) in [ResamplerKernel.dot2(a, b, a, count: count), ResamplerKernel.dot2Double(a, b, a, count: count)] {
+                #expect(abs(l - scalar) < 1e-4 && abs(r - other) < 1e-4)
+            }
         }
     }
 }
