@@ -22,7 +22,7 @@ public struct Resampler: Sendable {
     private let up: Int
     private let down: Int
     private var stage: ResamplerStage
-    private var prefilter: ResamplerPrefilter?
+    private var prefilter: (any ResamplerChunkFilter)?
     /// One prefilter chunk of interleaved frames, passed on to `stage`.
     private var scratch: [Float] = []
     private var framesIn = 0
@@ -54,19 +54,26 @@ public struct Resampler: Sendable {
             let scale = b0 / Double(r1)
             // Two filters in a row: each gets a margin so the pair still meets the preset.
             let attenuation = spec.attenuation + 10
-            let filter = ResamplerPrefilter(
-                channels: channels, stuffing: stuffing, cutoff: scale * (spec.passEdge + spec.stopEdge) / 2,
-                transition: scale * (spec.stopEdge - spec.passEdge), attenuation: attenuation)
+            let cutoff = scale * (spec.passEdge + spec.stopEdge) / 2
+            let transition = scale * (spec.stopEdge - spec.passEdge)
+            let filter: any ResamplerChunkFilter = spec.needsDouble
+                ? ResamplerPrefilter<Double>(
+                    channels: channels, stuffing: stuffing, cutoff: cutoff, transition: transition,
+                    attenuation: attenuation)
+                : ResamplerPrefilter<Float>(
+                    channels: channels, stuffing: stuffing, cutoff: cutoff, transition: transition,
+                    attenuation: attenuation)
             let lower = Double(min(r1, outputRate)) / 2
             let wide = ResamplerFilterSpec(
                 passEdge: spec.passEdge * b0 / lower, stopEdge: (Double(r1) - b0) / lower,
                 attenuation: attenuation)
             let g1 = Self.gcd(r1, outputRate)
-            self.stage = ResamplerStage(up: outputRate / g1, down: r1 / g1, channels: channels, spec: wide)
+            self.stage = ResamplerStage(
+                up: outputRate / g1, down: r1 / g1, channels: channels, spec: wide, double: spec.needsDouble)
             self.scratch = [Float](repeating: 0, count: filter.chunk * channels)
             self.prefilter = filter
         } else {
-            self.stage = ResamplerStage(up: up, down: down, channels: channels, spec: spec)
+            self.stage = ResamplerStage(up: up, down: down, channels: channels, spec: spec, double: spec.needsDouble)
         }
     }
 

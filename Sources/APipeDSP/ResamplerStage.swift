@@ -8,6 +8,8 @@ struct ResamplerStage: Sendable {
     let channels: Int
     let up: Int
     let down: Int
+    /// Whether dot products accumulate in double (presets beyond float's ~140 dB).
+    let double: Bool
     /// Frames of history per channel.
     let capacity: Int
     /// Channel-major history: channel c occupies `c * capacity ..< (c + 1) * capacity`.
@@ -22,7 +24,8 @@ struct ResamplerStage: Sendable {
     /// Frames of input per call to `push` at most.
     static let block = 4096
 
-    init(up: Int, down: Int, channels: Int, spec: ResamplerFilterSpec) {
+    init(up: Int, down: Int, channels: Int, spec: ResamplerFilterSpec, double: Bool) {
+        self.double = double
         self.bank = ResamplerFilterBank.shared(up: up, down: down, spec: spec)
         self.up = up
         self.down = down
@@ -101,6 +104,17 @@ struct ResamplerStage: Sendable {
     mutating func produce(into out: UnsafeMutablePointer<Float>, limit: Int) -> Int {
         let count = min(limit, available)
         guard count > 0 else { return 0 }
+        if double {
+            produce(DoubleDot.self, into: out, count: count)
+        } else {
+            produce(FloatDot.self, into: out, count: count)
+        }
+        return count
+    }
+
+    /// The output loop, specialised for each kernel.
+    @inline(__always)
+    private mutating func produce<K: Dot>(_: K.Type, into out: UnsafeMutablePointer<Float>, count: Int) {
         let stepWhole = down / up, stepFrac = down % up
         let stride = bank.stride, channels = self.channels, capacity = self.capacity
         let up = self.up, phases = bank.phases, interpolated = bank.interpolated
@@ -117,28 +131,67 @@ struct ResamplerStage: Sendable {
                         let c0 = cb.advanced(by: row * stride), c1 = c0.advanced(by: stride)
                         for c in 0..<channels {
                             let x = hb.advanced(by: c * capacity + ws)
-                            let d0 = ResamplerKernel.dot(c0, x, count: stride)
-                            let d1 = ResamplerKernel.dot(c1, x, count: stride)
+                            let d0 = K.dot(c0, x, count: stride)
+                            let d1 = K.dot(c1, x, count: stride)
                             o[c] = d0 + weight * (d1 - d0)
                         }
                     } else {
-                        let c0 = cb.advanced(by: p * stride)
-                        for c in 0..<channels {
-                            o[c] = ResamplerKernel.dot(c0, hb.advanced(by: c * capacity + ws), count: stride)
+                        // Positions stay below the history and table sizes: wrapping arithmetic
+                        // drops overflow checks from the per-output path.
+                        let c0 = cb.advanced(by: p &* stride)
+                        var x = hb.advanced(by: ws)
+                        var c = 0
+                        while c &+ 2 <= channels {
+                            (o[c], o[c &+ 1]) = K.dot2(c0, x, x + capacity, count: stride)
+                            x += 2 &* capacity
+                            c &+= 2
                         }
+                        if c < channels { o[c] = K.dot(c0, x, count: stride) }
                     }
                     o += channels
-                    ws += stepWhole
-                    p += stepFrac
+                    ws &+= stepWhole
+                    p &+= stepFrac
                     if p >= up {
-                        p -= up
-                        ws += 1
+                        p &-= up
+                        ws &+= 1
                     }
                 }
             }
         }
         windowStart = ws
         phase = p
-        return count
+    }
+}
+
+/// A dot-product kernel `produce` is specialised for.
+private protocol Dot {
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float)
+}
+
+private enum FloatDot: Dot {
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        ResamplerKernel.dot(a, b, count: count)
+    }
+
+    @inline(__always)
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float) {
+        ResamplerKernel.dot2(a, b0, b1, count: count)
+    }
+}
+
+private enum DoubleDot: Dot {
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        ResamplerKernel.dotDouble(a, b, count: count)
+    }
+
+    @inline(__always)
+    static func dot2(_ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+                     count: Int) -> (Float, Float) {
+        ResamplerKernel.dot2Double(a, b0, b1, count: count)
     }
 }

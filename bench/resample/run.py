@@ -19,7 +19,7 @@ from probe import Probe  # noqa: E402
 DRIVER = sys.argv[1] if len(sys.argv) > 1 else ".build/release/apipe-resample-bench"
 PRESETS = {  # apipe preset: (ripple band edge, libsamplerate converter, soxr preset, sox rate option)
     "low": (0.74, "sinc_fastest", "LQ", "-l"),
-    "medium": (0.86, "sinc_medium", "MQ", "-m"),
+    "medium": (0.92, "sinc_medium", "MQ", "-m"),
     "high": (0.94, "sinc_best", "HQ", "-h"),
     "best": (0.95, "sinc_best", "VHQ", "-v"),
 }
