@@ -2,9 +2,10 @@
 BENCH_TARGETS += bench-whisper
 WHISPER_BENCH_DIR ?= .build/bench-whisper
 WHISPER_THREADS ?= $(shell nproc)
+WHISPER_LONG_MINUTES ?= 10
 
 bench-whisper: model
 	$(SWIFT) build $(CONFIG) --product apipe-whisper-bench
 	python3 -m pip install -q faster-whisper
 	python3 bench/whisper/run.py --model $(CURDIR)/$(MODELDIR) --driver $(CURDIR)/$(BIN)/apipe-whisper-bench \
-	  --work $(WHISPER_BENCH_DIR) --threads $(WHISPER_THREADS)
+	  --work $(WHISPER_BENCH_DIR) --threads $(WHISPER_THREADS) --long-minutes $(WHISPER_LONG_MINUTES)

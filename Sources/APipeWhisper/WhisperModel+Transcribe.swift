@@ -59,18 +59,9 @@ extension WhisperModel {
             let context = Array(promptTokens[promptResetSince...].suffix(dimensions.textContext / 2 - 1))
             let prefix = (context.isEmpty ? [] : [specials.startOfPrevious] + context) + sotSequence
             let maxTokens = min(dimensions.textContext / 2, dimensions.textContext - prefix.count)
-            var result = windowDecoder.decode(
-                prefix: prefix, sotIndex: prefix.count - sotSequence.count, temperature: options.temperatures[0],
-                maxTokens: maxTokens, state: state, random: &random)
-            for temperature in options.temperatures.dropFirst() {
-                let tooRepetitive = result.compressionRatio > options.compressionRatioThreshold
-                let tooUnlikely = result.avgLogProb < options.logProbThreshold
-                let silent = result.noSpeechProb > options.noSpeechThreshold && tooUnlikely
-                if silent || !(tooRepetitive || tooUnlikely) { break }
-                result = windowDecoder.decode(
-                    prefix: prefix, sotIndex: prefix.count - sotSequence.count, temperature: temperature,
-                    maxTokens: maxTokens, state: state, random: &random)
-            }
+            let result = decodeWithFallback(
+                windowDecoder, prefix: prefix, sotIndex: prefix.count - sotSequence.count, maxTokens: maxTokens,
+                state: state, options: options, random: &random)
             let windowStart = Double(seek) * Double(LogMel.hop) / Double(LogMel.sampleRate)
             if result.noSpeechProb > options.noSpeechThreshold && result.avgLogProb < options.logProbThreshold {
                 seek += segmentFrames
@@ -97,6 +88,37 @@ extension WhisperModel {
             phrases: phrases, avgLogProb: avgLogProb, noSpeechProb: maxNoSpeech,
             confidence: logProbCount > 0 ? expf(avgLogProb) : 0, tokens: allTokens,
             duration: Double(samples16k.count) / Double(LogMel.sampleRate))
+    }
+
+    /// Decodes at each temperature in turn until a result is neither repetitive nor unlikely
+    /// (or is silence); at temperatures above 0 the best of `bestOf` samples is kept. When all
+    /// fail, the likeliest non-repetitive result wins (as faster-whisper; openai keeps the last).
+    private func decodeWithFallback(
+        _ decoder: WindowDecoder, prefix: [Int], sotIndex: Int, maxTokens: Int, state: DecoderState,
+        options: WhisperOptions, random: inout SplitMix64
+    ) -> WindowDecoding {
+        var tried: [WindowDecoding] = []
+        for temperature in options.temperatures {
+            var result = decoder.decode(
+                prefix: prefix, sotIndex: sotIndex, temperature: temperature, maxTokens: maxTokens, state: state, random: &random)
+            if temperature > 0 {
+                for _ in 1..<max(1, options.bestOf) {
+                    let sample = decoder.decode(
+                        prefix: prefix, sotIndex: sotIndex, temperature: temperature, maxTokens: maxTokens, state: state,
+                        random: &random)
+                    if sample.sumLogProb / Float(max(1, sample.tokens.count)) > result.sumLogProb / Float(max(1, result.tokens.count)) {
+                        result = sample
+                    }
+                }
+            }
+            let tooRepetitive = result.compressionRatio > options.compressionRatioThreshold
+            let tooUnlikely = result.avgLogProb < options.logProbThreshold
+            let silent = result.noSpeechProb > options.noSpeechThreshold && tooUnlikely
+            if silent || !(tooRepetitive || tooUnlikely) { return result }
+            tried.append(result)
+        }
+        let candidates = tried.filter { $0.compressionRatio <= options.compressionRatioThreshold }
+        return (candidates.isEmpty ? tried : candidates).max { $0.avgLogProb < $1.avgLogProb } ?? tried[tried.count - 1]
     }
 
     /// Cuts a window's tokens at timestamp pairs into phrases; returns them and how far to seek (frames).

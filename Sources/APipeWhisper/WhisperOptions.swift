@@ -10,6 +10,8 @@ public struct WhisperOptions: Sendable {
     public var conditionOnPreviousText: Bool
     /// Temperatures tried in order until a decoding passes the thresholds; `[0]` is greedy only.
     public var temperatures: [Float]
+    /// Samples drawn at each temperature above 0; the likeliest is kept.
+    public var bestOf: Int
     /// A decoding whose text compresses better than this (repetition) is retried hotter.
     public var compressionRatioThreshold: Float
     /// A decoding with a lower average log-probability is retried hotter.
@@ -31,7 +33,7 @@ public struct WhisperOptions: Sendable {
     /// The reference defaults (openai/whisper `transcribe`, greedy).
     public init(
         language: String? = nil, translate: Bool = false, prompt: String? = nil, conditionOnPreviousText: Bool = true,
-        temperatures: [Float] = [0, 0.2, 0.4, 0.6, 0.8, 1.0], compressionRatioThreshold: Float = 2.4,
+        temperatures: [Float] = [0, 0.2, 0.4, 0.6, 0.8, 1.0], bestOf: Int = 5, compressionRatioThreshold: Float = 2.4,
         logProbThreshold: Float = -1, noSpeechThreshold: Float = 0.6, timestamps: Bool = true,
         maxInitialTimestamp: Float = 1, threads: Int? = nil, shortenEncoderContext: Bool = false, seed: UInt64 = 0
     ) {
@@ -40,6 +42,7 @@ public struct WhisperOptions: Sendable {
         self.prompt = prompt
         self.conditionOnPreviousText = conditionOnPreviousText
         self.temperatures = temperatures
+        self.bestOf = bestOf
         self.compressionRatioThreshold = compressionRatioThreshold
         self.logProbThreshold = logProbThreshold
         self.noSpeechThreshold = noSpeechThreshold

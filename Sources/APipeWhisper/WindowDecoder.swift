@@ -6,7 +6,9 @@ struct WindowDecoding {
     let tokens: [Int]
     /// Log-probability of each sampled token (after the logit rules).
     let logProbs: [Float]
-    /// Sum of log-probabilities (end of text included) over `tokens.count + 1`, as the reference.
+    /// Sum of the log-probabilities, end of text included.
+    let sumLogProb: Float
+    /// `sumLogProb` over `tokens.count + 1`, as the reference.
     let avgLogProb: Float
     /// Probability of `<|nospeech|>` at the start-of-transcript position.
     let noSpeechProb: Float
@@ -61,7 +63,7 @@ struct WindowDecoder {
         }
         let text = tokenizer.decode(sampled)
         return WindowDecoding(
-            tokens: sampled, logProbs: logProbs, avgLogProb: sum / Float(sampled.count + 1), noSpeechProb: noSpeech,
+            tokens: sampled, logProbs: logProbs, sumLogProb: sum, avgLogProb: sum / Float(sampled.count + 1), noSpeechProb: noSpeech,
             temperature: temperature, text: text, compressionRatio: CompressionRatio.of(text))
     }
 
