@@ -24,8 +24,8 @@ import Testing
         #expect(t.text == "third time" && t.retries == 2)
         #expect(engine.calls.count == 3)
         // Waits 20 ms then 40 ms: at least 60 ms (the schedule itself is checked exactly in
-        // backoffGrowsAndIsJittered; the upper bound only catches a hang on a busy machine).
-        #expect(elapsed >= 0.06 && elapsed < 10)
+        // backoffGrowsAndIsJittered).
+        #expect(elapsed >= 0.06)
     }
 
     @Test func retriesStopAtTheLimit() async throws {

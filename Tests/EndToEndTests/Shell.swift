@@ -45,7 +45,7 @@ final class Shell {
         process.environment = env
         let out = Pipe()
         let errFile = path(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errFile))
         defer { try? err.close() }
         process.standardOutput = out
