@@ -102,11 +102,6 @@ public final class SoundFileReader {
         }
     }
 
-    /// The libsndfile major format name (e.g. "WAV (Microsoft)") and subtype (e.g. "Signed 16 bit PCM").
-    public var formatDescription: (container: String, encoding: String) {
-        (Self.formatName(info.format & Int32(SF_FORMAT_TYPEMASK)), Self.formatName(info.format & Int32(SF_FORMAT_SUBMASK)))
-    }
-
     /// Whether samples are integer PCM of at most 16 bits (so s16 carries them losslessly).
     public var fitsSixteenBits: Bool {
         switch info.format & Int32(SF_FORMAT_SUBMASK) {
@@ -165,14 +160,5 @@ public final class SoundFileReader {
         let text = String(cString: sf_strerror(nil))
         return text.hasPrefix("Format not recognised") || text.contains("unknown format")
             ? "not an audio file libsndfile reads (\(text))" : text
-    }
-
-    private static func formatName(_ format: Int32) -> String {
-        var info = SF_FORMAT_INFO()
-        info.format = format
-        guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
-              let name = info.name
-        else { return "unknown" }
-        return String(cString: name)
     }
 }
