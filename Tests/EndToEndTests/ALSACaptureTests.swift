@@ -36,10 +36,11 @@ import Testing
         let result = try shell.run(
             """
             acapture -D filecap --preset low > >(acat --events > events.jsonl) & pid=$!
-            (sleep 30; kill -KILL $pid 2>/dev/null) & sleep 0.3
-            # Until acapture has installed its handler, a background job ignores SIGINT: repeat.
-            while kill -INT $pid 2>/dev/null; do sleep 0.1; done
-            wait $pid; echo status=$?
+            sleep 0.3
+            # Until acapture has installed its handler, a background job ignores SIGINT: repeat,
+            # for 10 s at most; a capture that ignores them all is killed (status 137).
+            for _ in $(seq 100); do kill -INT $pid 2>/dev/null || break; sleep 0.1; done
+            kill -KILL $pid 2>/dev/null; wait $pid; echo status=$?
             sleep 0.5; tail -1 events.jsonl; echo lines=$(wc -l < events.jsonl)
             """,
             environment: env)
