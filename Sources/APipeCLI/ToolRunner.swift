@@ -50,6 +50,8 @@ public enum ToolRunner {
     private static func fail<Root: ParsableCommand>(_ error: any Error, _: Root.Type) -> Never {
         if let failure = error as? any ToolFailure {
             if failure.exitStatus != .brokenPipe { Diagnostics.error(failure.description) }
+            // A filter stopped by a signal ends by that signal, so a shell loop around it stops too.
+            if case .stopped(let signal, _)? = error as? StreamError { FilterSignals.exit(by: signal) }
             exit(failure.exitStatus.rawValue)
         }
         // Help, usage and version requests, and errors of other libraries: the parser's own

@@ -15,7 +15,7 @@ public enum CatRunner {
             while let packet = try input.next() { try sink.consume(packet) }
         } catch let error as StreamError {
             switch error {
-            case .interrupted, .corrupt:
+            case .interrupted, .corrupt, .stopped:
                 try sink.close(interrupted: true)
             default:
                 break

@@ -17,6 +17,9 @@ public enum ExitStatus: Int32, Sendable {
     case cannotCreate = 73
     /// A read or write failed.
     case ioError = 74
+    /// Stopped by a second SIGINT (130) or by SIGTERM (143) after passing on what arrived, marked
+    /// interrupted; the tool ends by the signal itself, so this value is only its fallback.
+    case stopped = 130
     /// The reader of our output went away; the conventional status of a SIGPIPE death.
     case brokenPipe = 141
 }
@@ -34,6 +37,7 @@ extension StreamError: ToolFailure {
         case .io: .ioError
         case .brokenPipe: .brokenPipe
         case .terminalOutput: .usage
+        case .stopped: .stopped
         }
     }
 }

@@ -16,6 +16,17 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
     case brokenPipe
     /// Binary output was about to go to a terminal.
     case terminalOutput
+    /// A second SIGINT, or SIGTERM, asked the stage to stop before its input ended; the packets
+    /// before `offset` were read whole.
+    case stopped(signal: Int32, offset: Int)
+
+    /// Where an input that started well broke off (interrupted, corrupt or stopped); nil otherwise.
+    public var breakOffset: Int? {
+        switch self {
+        case .interrupted(let offset), .corrupt(let offset, _), .stopped(_, let offset): offset
+        default: nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -35,6 +46,9 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
             return "output closed by the reader"
         case .terminalOutput:
             return "refusing to write a binary stream to a terminal; pipe it into another tool (| acat)"
+        case .stopped(let signal, let offset):
+            let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
+            return "stopped by \(name) at byte \(offset), before the input ended"
         }
     }
 }

@@ -225,8 +225,14 @@ public final class StreamReader {
             }
         }
         while end - start < count {
-            let n = try buffer.withUnsafeMutableBytes { raw throws in
-                try SystemIO.read(fd, into: raw.baseAddress! + end, count: raw.count - end)
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { raw throws in
+                    try SystemIO.read(fd, into: raw.baseAddress! + end, count: raw.count - end)
+                }
+            } catch StreamError.stopped(let signal, _) {
+                // Everything before the packet in hand went out whole.
+                throw StreamError.stopped(signal: signal, offset: consumed)
             }
             if n == 0 {
                 atEOF = true

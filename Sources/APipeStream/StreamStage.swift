@@ -12,7 +12,8 @@ public protocol StreamStage {
 /// Runs a stage from a reader to a writer, with the stream's end rules.
 public enum StreamPump {
     /// Pumps until the input ends. On a clean end the output gets its end marker. When the input
-    /// breaks off (interrupted or corrupt after a valid start), the stage is drained, a
+    /// breaks off (interrupted or corrupt after a valid start, or the stage is stopped by a
+    /// signal: `FilterSignals`), the stage is drained, a
     /// `stream.interrupted` event is written and the output is left without an end marker, so
     /// the stages below keep everything and know it is incomplete; then the error is rethrown.
     public static func run<S: StreamStage>(_ stage: inout S, name: String, input: StreamReader, output: StreamWriter) throws {
@@ -27,7 +28,7 @@ public enum StreamPump {
             switch error {
             case .brokenPipe, .terminalOutput, .empty, .notAStream, .unsupportedVersion:
                 throw error
-            case .interrupted(let offset), .corrupt(let offset, _):
+            case .interrupted(let offset), .corrupt(let offset, _), .stopped(_, let offset):
                 try stage.finish(output: output, interrupted: true)
                 try output.write(event: StreamInterrupted(stage: name, offset: offset, reason: error.description))
                 try output.flush()

@@ -7,9 +7,11 @@ import Darwin
 /// The one place apipe calls read(2), write(2) and isatty(3): EINTR is retried, EPIPE becomes
 /// `StreamError.brokenPipe`, every other failure a typed `StreamError.io`.
 public enum SystemIO {
-    /// Reads up to `count` bytes into `buffer`; returns 0 at end of input.
+    /// Reads up to `count` bytes into `buffer`; returns 0 at end of input. Throws
+    /// `StreamError.stopped` instead of waiting once a filter is asked to stop (`FilterSignals`).
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         while true {
+            try FilterSignals.waitReadable(fd)
             let n = Glibc.read(fd, buffer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }

@@ -108,6 +108,13 @@ public struct SegmentTranscriber: Sendable {
             retries: retries)
     }
 
+    /// The event for a job left untranscribed on purpose: pending, to be retried later.
+    public func notTranscribed(_ job: SegmentJob, reason: String) -> Event {
+        Event(TranscriptionFailed(
+            session: job.session, index: job.index, t: job.end, error: "not transcribed: \(reason)", retries: 0,
+            retryable: true, pending: true))
+    }
+
     private func failure(_ job: SegmentJob, _ error: EngineError, engine: String?, retries: Int) -> Event {
         let pending = deferNetworkFailures && error.isNetworkFailure
         return Event(TranscriptionFailed(

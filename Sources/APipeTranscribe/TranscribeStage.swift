@@ -56,14 +56,15 @@ public struct TranscribeStage: Sendable {
         let slots = BoundedChannel<Slot>(maxSlots: maxPendingSegments, maxBytes: maxBufferedBytes)
         let work = BoundedChannel<Work>()
         let finished = Promise<Void>()
+        let stopped = Promise<Void>()
         let sinkBox = SinkBox(sink)
         let printer = ProgressPrinter(tracker: tracker, style: progress, interval: progressInterval)
         try await withThrowingDiscardingTaskGroup { group in
             for _ in 0..<jobs {
-                group.addTask { await worker(work) }
+                group.addTask { await worker(work, stopped: stopped) }
             }
             group.addTask { await printer.run(until: finished) }
-            group.addTask { await produce(source, slots: slots, work: work) }
+            group.addTask { await produce(source, slots: slots, work: work, stopped: stopped) }
             defer { finished.fulfill(()) }
             do {
                 try await consume(slots, sink: sinkBox, warn: warn)
@@ -77,8 +78,14 @@ public struct TranscribeStage: Sendable {
         }
     }
 
-    private func worker(_ work: BoundedChannel<Work>) async {
+    /// Transcribes queued jobs; once the stage is stopped, the rest are passed on as pending,
+    /// so the library keeps them for a later `aindex pending | atranscribe | aindex`.
+    private func worker(_ work: BoundedChannel<Work>, stopped: Promise<Void>) async {
         while let item = await work.receive() {
+            if stopped.isFulfilled {
+                item.promise.fulfill(transcriber.notTranscribed(item.job, reason: "\(name) was stopped before its input ended"))
+                continue
+            }
             tracker.began()
             let event = await transcriber.transcribe(item.job)
             tracker.ended(success: event.type == Transcription.type, audioSeconds: item.job.audio.duration)
@@ -86,7 +93,7 @@ public struct TranscribeStage: Sendable {
         }
     }
 
-    private func produce(_ source: PacketSource, slots: BoundedChannel<Slot>, work: BoundedChannel<Work>) async {
+    private func produce(_ source: PacketSource, slots: BoundedChannel<Slot>, work: BoundedChannel<Work>, stopped: Promise<Void>) async {
         var collector = SegmentCollector(windowSeconds: windowSeconds)
         func emit(_ items: [SegmentCollector.Item]) async -> Bool {
             for item in items {
@@ -119,6 +126,10 @@ public struct TranscribeStage: Sendable {
             case .interrupted, .corrupt:
                 guard await emit(collector.finish()) else { return }
                 await slots.send(.inputFailed(error, interrupted: true))
+            case .stopped:
+                stopped.fulfill(())
+                guard await emit(collector.finish()) else { return }
+                await slots.send(.inputFailed(error, interrupted: true))
             default:
                 await slots.send(.inputFailed(error, interrupted: false))
             }
@@ -146,12 +157,8 @@ public struct TranscribeStage: Sendable {
                 try sink.sink.write(.event(event))
             case .inputFailed(let error, let interrupted):
                 guard interrupted else { throw error }
-                let offset: Int
-                switch error {
-                case .interrupted(let at), .corrupt(let at, _): offset = at
-                default: offset = 0
-                }
-                try sink.sink.write(.event(Event(StreamInterrupted(stage: name, offset: offset, reason: error.description))))
+                let event = StreamInterrupted(stage: name, offset: error.breakOffset ?? 0, reason: error.description)
+                try sink.sink.write(.event(Event(event)))
                 try sink.sink.flush()
                 throw error
             }

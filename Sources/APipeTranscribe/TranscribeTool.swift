@@ -80,6 +80,7 @@ public enum TranscribeTool {
         let sink: any TranscriptSink = settings.jsonLines ? JSONLinesSink(fd: 1) : StreamSink(try StreamWriter.standardOutput())
         let engines = try engines(settings, catalog: catalog)
         let stage = stage(settings, engines: engines)
+        FilterSignals.install()
         do {
             try await stage.run(reader: StreamReader(fd: 0), sink: sink, warn: { Diagnostics.warning($0) })
         } catch {

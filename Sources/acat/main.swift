@@ -38,6 +38,7 @@ struct ACat: ParsableCommand {
 
     func run() throws {
         let input = StreamReader(fd: 0)
+        FilterSignals.install()
         if wav || raw {
             guard !SystemIO.isTerminal(1) else { throw StreamError.terminalOutput }
             var sink = AudioSink(fd: 1, container: wav ? .wav : .raw)

@@ -65,6 +65,7 @@ struct Ingest: ParsableCommand {
         }
         let library = try options.open()
         let ingestor = Ingestor(library: library)
+        FilterSignals.install()
         defer { Diagnostics.line("aindex: " + ingestor.summary.description) }
         try ingestor.ingest(StreamReader(fd: 0))
     }
