@@ -66,7 +66,7 @@ struct Ingest: ParsableCommand {
         let library = try options.open()
         let ingestor = Ingestor(library: library)
         defer { Diagnostics.line("aindex: " + ingestor.summary.description) }
-        try ingestor.ingest(StreamReader(fd: 0))
+        try ingestor.ingest(StreamReader(fd: 0), input: 0)
     }
 }
 
