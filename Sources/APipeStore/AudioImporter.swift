@@ -19,15 +19,19 @@ public struct AudioImporter {
     }
 
     /// Imports files and, recursively, the audio files in folders. Known paths are skipped.
+    /// A path that cannot be opened imports nothing at all: it is a mistyped argument.
     public func importPaths(_ paths: [String], dryRun: Bool) throws -> [Outcome] {
-        var outcomes: [Outcome] = []
-        for path in paths {
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-                outcomes.append(.unreadable(path: absolute, reason: "no such file or directory"))
-                continue
+        let absolutes = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        for (path, absolute) in zip(paths, absolutes) {
+            var info = stat()
+            guard stat(absolute, &info) == 0 else {
+                throw StoreError.cannotRead(path: PrintableText.escaped(path), reason: StoreError.reason(errno))
             }
+        }
+        var outcomes: [Outcome] = []
+        for absolute in absolutes {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
             if isDirectory.boolValue {
                 let names = (FileManager.default.enumerator(atPath: absolute)?.allObjects as? [String] ?? []).sorted()
                 for name in names where AudioImporter.looksLikeAudio(name) {

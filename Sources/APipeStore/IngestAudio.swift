@@ -8,6 +8,21 @@ import APipeStream
 /// audio (a VAD decides late) still get all of its audio. Memory is bounded by that look-back.
 final class IngestAudio {
     static let lookBackBytes = 4 << 20
+    /// The longest gap in positions filled with silence: a day. A gap is silence dropped upstream
+    /// (`asegment --drop-silence`) or lost audio; a longer one is a corrupt position, which would
+    /// otherwise fill the disk with zeros.
+    static let maxGapSeconds = 86_400
+
+    /// A block whose position lies further past the audio before it than `maxGapSeconds`.
+    struct GapTooLong: Error, CustomStringConvertible {
+        let position: Int
+        let gap: Int
+        let rate: Int
+
+        var description: String {
+            "audio position \(position) leaves a gap of \(gap) frames at \(rate) Hz, more than the \(IngestAudio.maxGapSeconds / 3600) hours aindex fills with silence"
+        }
+    }
 
     /// The session WAV, or nil when the library already holds the session's audio.
     private(set) var sessionFile: SoundFileWriter?
@@ -94,8 +109,10 @@ final class IngestAudio {
         return open
     }
 
+    /// The frame at `seconds`, clamped so that an absurd time in an event cannot trap.
     private func frame(_ seconds: Double, _ format: AudioFormat) -> Int {
-        Int((seconds * Double(format.rate)).rounded())
+        let frame = (seconds * Double(format.rate)).rounded()
+        return frame.isNaN ? 0 : Int(max(-Double(1 << 62), min(Double(1 << 62), frame)))
     }
 
     private func writeSession(_ block: AudioBlock) throws {
@@ -134,7 +151,11 @@ final class IngestAudio {
         let next = origin + writer.frames
         let blockEnd = min(block.position + block.frames, until)
         guard blockEnd > next else { return }
-        if block.position > next { try writer.writeSilence(frames: min(block.position, blockEnd) - next) }
+        let gap = min(block.position, blockEnd) - next
+        guard gap <= IngestAudio.maxGapSeconds * block.format.rate else {
+            throw GapTooLong(position: block.position, gap: gap, rate: block.format.rate)
+        }
+        if gap > 0 { try writer.writeSilence(frames: gap) }
         let skip = max(0, origin + writer.frames - block.position)
         let count = blockEnd - (block.position + skip)
         guard count > 0 else { return }

@@ -9,22 +9,26 @@ import GRDB
 struct IngestStore {
     let db: Database
 
-    /// A session row and whether the library already holds its final audio.
+    /// A session row: whether an ingest finished its audio, and whether that audio is complete
+    /// (the session ended without an interruption).
     struct KnownSession {
         let id: Int64
         let audioFinal: Bool
+        let completed: Bool
+        let frames: Int
     }
 
     func session(uuid: String) throws -> KnownSession? {
-        try Row.fetchOne(db, sql: "SELECT id, finalized AS final FROM session WHERE uuid = ?", arguments: [uuid])
-            .map { KnownSession(id: $0["id"], audioFinal: $0["final"]) }
+        try Row.fetchOne(db, sql: "SELECT id, finalized, completed, frames FROM session WHERE uuid = ?", arguments: [uuid])
+            .map { KnownSession(id: $0["id"], audioFinal: $0["finalized"], completed: $0["completed"], frames: $0["frames"]) }
     }
 
-    /// Inserts a session, or refreshes the metadata of one whose audio is not final yet.
-    func upsert(_ start: SessionStart) throws -> Int64 {
+    /// Inserts the session `uuid` (the checked form of `start.session`), or refreshes the
+    /// metadata of one whose audio is not final yet.
+    func upsert(_ start: SessionStart, uuid: String) throws -> Int64 {
         let created = IngestStore.parseDate(start.created) ?? Date().timeIntervalSince1970
         let arguments: StatementArguments = [
-            start.session.lowercased(), start.title, created, created, start.preset, start.rate, 16, start.channels,
+            uuid, start.title, created, created, start.preset, start.rate, 16, start.channels,
             start.source, start.device, start.host, start.os, start.appVersion, start.notes,
         ]
         try db.execute(
@@ -39,7 +43,7 @@ struct IngestStore {
                     app_version = excluded.app_version, notes = excluded.notes, completed = 0, interrupted = 0,
                     interruption = NULL
                 """, arguments: arguments)
-        return try Int64.fetchOne(db, sql: "SELECT id FROM session WHERE uuid = ?", arguments: [start.session.lowercased()]) ?? 0
+        return try Int64.fetchOne(db, sql: "SELECT id FROM session WHERE uuid = ?", arguments: [uuid]) ?? 0
     }
 
     /// A placeholder for events whose session.start never reached the library.
@@ -91,10 +95,11 @@ struct IngestStore {
         try Int64.fetchOne(db, sql: "SELECT id FROM segment WHERE session_id = ? AND idx = ?", arguments: [session, index])
     }
 
-    /// Whether the segment's audio file is recorded and present.
+    /// Whether the segment's audio file is recorded and present, and the segment ended (the
+    /// audio of a segment an interruption cut short is written again when a stream carries it).
     func segmentHasAudio(session: Int64, index: Int, library: Library) throws -> Bool {
         guard let path = try String.fetchOne(
-            db, sql: "SELECT audio_path FROM segment WHERE session_id = ? AND idx = ? AND audio_path IS NOT NULL",
+            db, sql: "SELECT audio_path FROM segment WHERE session_id = ? AND idx = ? AND audio_path IS NOT NULL AND end_time > start_time",
             arguments: [session, index]) else { return false }
         return Library.fileExists(library.absolutePath(path))
     }

@@ -4,26 +4,34 @@ import Foundation
 import GRDB
 
 extension Ingestor {
-    /// Starts (or resumes) a session; audio is written only when the library lacks its final audio.
-    func open(_ start: SessionStart, _ db: Database) throws {
-        let uuid = start.session.lowercased()
+    /// Starts (or resumes) a session named by `uuid` (already checked by `sessionID`). Audio is
+    /// written unless the library holds the session's complete audio; the shorter audio of an
+    /// interrupted session is replaced when this stream carries more of it.
+    func open(_ start: SessionStart, uuid: String, _ db: Database) throws {
         if let previous = sessions[uuid] {
             try close(previous, reason: "session.start repeated without session.end", duration: nil, xruns: nil, db)
         }
         let store = IngestStore(db: db)
         let known = try store.session(uuid: uuid)
         let directory = Ingestor.directory(uuid: uuid)
+        let sessionPath = library.absolutePath(directory + "/session.wav")
         let session: OpenSession
-        if let known, known.audioFinal {
+        if let known, known.audioFinal, known.completed {
             summary.knownSessions += 1
             session = OpenSession(uuid: uuid, id: known.id, directory: directory,
                                   audio: IngestAudio(sessionPath: nil, warn: warn))
+        } else if let known, known.audioFinal {
+            summary.knownSessions += 1
+            removeTemporaryFiles(in: library.absolutePath(directory))
+            session = OpenSession(uuid: uuid, id: known.id, directory: directory,
+                                  audio: IngestAudio(sessionPath: sessionPath, warn: warn))
+            session.storedFrames = known.frames
         } else {
             if known == nil { summary.newSessions += 1 } else { summary.knownSessions += 1 }
             removeTemporaryFiles(in: library.absolutePath(directory))
-            let id = try store.upsert(start)
+            let id = try store.upsert(start, uuid: uuid)
             session = OpenSession(uuid: uuid, id: id, directory: directory,
-                                  audio: IngestAudio(sessionPath: library.absolutePath(directory + "/session.wav"), warn: warn))
+                                  audio: IngestAudio(sessionPath: sessionPath, warn: warn))
             session.writesSession = true
         }
         sessions[uuid] = session
@@ -38,6 +46,7 @@ extension Ingestor {
         let store = IngestStore(db: db)
         if let audio = session.audio {
             for segment in audio.drainSegments() { try finish(segment, of: session, db) }
+            if let stored = session.storedFrames, audio.sessionFrames > stored { session.writesSession = true }
         }
         if session.writesSession, let audio = session.audio {
             let file = audio.sessionFile
@@ -48,8 +57,9 @@ extension Ingestor {
             try store.finish(session: session.id, audioPath: file == nil ? nil : session.directory + "/session.wav",
                              audioSize: size ?? 0, frames: frames, rate: audio.rate,
                              duration: file == nil ? (duration ?? 0) : seconds, interruption: reason, xruns: xruns)
-        } else if let reason {
-            try store.markInterrupted(session: session.id, reason: reason)
+        } else {
+            session.audio?.sessionFile?.discard()
+            if let reason { try store.markInterrupted(session: session.id, reason: reason) }
         }
         if reason != nil { summary.interruptedSessions += 1 }
         noteChange(session.id)
@@ -62,9 +72,9 @@ extension Ingestor {
         }
     }
 
-    /// The open session an event names, else the library's row, else a placeholder row.
+    /// The open session an event names (`uuid` checked by `sessionID`), else the library's row,
+    /// else a placeholder row.
     func resolve(_ uuid: String, _ db: Database) throws -> OpenSession {
-        let uuid = uuid.lowercased()
         if let session = sessions[uuid] { return session }
         let store = IngestStore(db: db)
         let id: Int64
@@ -89,11 +99,12 @@ extension Ingestor {
     func anonymousSession(_ db: Database) throws -> OpenSession? {
         summary.warnings += 1
         warn("audio arrived before any session.start; kept under a new untitled session")
+        let uuid = UUID().uuidString.lowercased()
         let start = SessionStart(
-            session: UUID().uuidString.lowercased(), title: "", created: ISO8601DateFormatter().string(from: Date()),
+            session: uuid, title: "", created: ISO8601DateFormatter().string(from: Date()),
             preset: nil, rate: 0, bits: 16, channels: 1, format: "s16le", source: "stdin", device: nil, host: "",
             os: "", appVersion: APipeVersion.current, notes: "audio arrived without a session.start")
-        try open(start, db)
+        try open(start, uuid: uuid, db)
         return current
     }
 
@@ -132,6 +143,7 @@ extension Ingestor {
         inTransaction = false
         touched.removeAll(keepingCapacity: true)
         changes = 0
+        schedule.committed()
     }
 
     /// Starts the batch transaction before a write.

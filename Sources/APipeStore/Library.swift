@@ -34,10 +34,27 @@ public final class Library: Sendable {
             pool = try DatabasePool(path: path + "/" + Library.databaseName, configuration: configuration)
             let migrator = LibrarySchema.migrator
             // Queries should not queue behind another process's write just to learn the schema is current.
-            if !readOnly, try !pool.read({ try migrator.hasCompletedMigrations($0) }) { try migrator.migrate(pool) }
+            if !readOnly, try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+                // Two processes opening a new library would both create the tables; the second
+                // fails. The migrator checks again what is applied once it holds the lock.
+                try Library.withLock(on: path) { try migrator.migrate(pool) }
+            }
         } catch {
             throw StoreError.wrap(error, path: path)
         }
+    }
+
+    /// Runs `body` holding an exclusive flock(2) on the library directory, which serialises
+    /// schema changes across processes (a lock on a file of the database itself would fight
+    /// SQLite's own POSIX locks).
+    private static func withLock<T>(on path: String, _ body: () throws -> T) throws -> T {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: StoreError.reason(errno)) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw StoreError.cannotOpen(path: path, reason: "cannot lock: \(StoreError.reason(errno))") }
+        }
+        return try body()
     }
 
     /// The directory from `--library`, else `APIPE_LIBRARY`, else `$XDG_DATA_HOME/apipe`, else
@@ -55,6 +72,16 @@ public final class Library: Sendable {
     /// The absolute path of a path stored in the library (relative to the root unless absolute).
     public func absolutePath(_ stored: String) -> String {
         stored.hasPrefix("/") ? stored : root.path + "/" + stored
+    }
+
+    /// The absolute path of an audio file the library owns and may delete: a path stored under
+    /// `audio/` without `.`, `..` or empty components. Nil for anything else, so that a row
+    /// (written by an older aindex, or by hand) can never lead a deletion outside the library.
+    public func ownedPath(_ stored: String) -> String? {
+        let components = stored.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count > 1, components[0] == "audio",
+              !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return nil }
+        return root.path + "/" + stored
     }
 
     /// Bytes the database files take on disk.

@@ -11,16 +11,19 @@ public struct CheckReport: Sendable, Equatable {
     public var miscountedSessions: [String] = []
     /// Whether the full-text indexes passed FTS5's integrity check.
     public var searchIndexOK = true
+    /// False when the check could not run: FTS5 checks through a write, and the library is read-only.
+    public var searchIndexChecked = true
     public var fixed = false
 
     public var isClean: Bool { missingFiles.isEmpty && unknownFiles.isEmpty && miscountedSessions.isEmpty && searchIndexOK }
 
     /// One line per problem, then a summary line.
     public var lines: [String] {
-        var out = missingFiles.map { "missing file: \($0)" }
-        out += unknownFiles.map { "unknown file: \($0)" }
+        var out = missingFiles.map { "missing file: \(PrintableText.escaped($0))" }
+        out += unknownFiles.map { "unknown file: \(PrintableText.escaped($0))" }
         out += miscountedSessions.map { "wrong counts: session \($0)" }
         if !searchIndexOK { out.append("search index: integrity check failed") }
+        if !searchIndexChecked { out.append("search index: not checked (the library is read-only)") }
         let problems = missingFiles.count + unknownFiles.count + miscountedSessions.count + (searchIndexOK ? 0 : 1)
         out.append(problems == 0 ? "library is consistent" : "\(problems) problem\(problems == 1 ? "" : "s")" + (fixed ? ", fixed" : ""))
         return out
@@ -38,7 +41,7 @@ public struct LibraryChecker {
     public func check(fix: Bool) throws -> CheckReport {
         var report = CheckReport()
         let maintenance = LibraryMaintenance(library: library)
-        let (known, missing, miscounted, indexOK) = try maintenance.write { db -> (Set<String>, [String], [String], Bool) in
+        let (known, missing, miscounted, index) = try maintenance.write { db -> (Set<String>, [String], [String], Bool?) in
             var known = Set<String>()
             var missing: [String] = []
             let cursor = try Row.fetchCursor(
@@ -54,19 +57,12 @@ public struct LibraryChecker {
                     OR failed_count <> (SELECT count(*) FROM segment WHERE session_id = s.id AND status = 'failed')
                 ORDER BY uuid
                 """)
-            var indexOK = true
-            for table in ["transcription_fts", "session_fts"] {
-                do {
-                    try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)")
-                } catch {
-                    indexOK = false
-                }
-            }
-            return (known, missing, miscounted, indexOK)
+            return (known, missing, miscounted, try LibraryChecker.searchIndexOK(db))
         }
         report.missingFiles = missing.sorted()
         report.miscountedSessions = miscounted
-        report.searchIndexOK = indexOK
+        report.searchIndexOK = index ?? true
+        report.searchIndexChecked = index != nil
         let audio = library.root.path + "/audio"
         if let walker = FileManager.default.enumerator(atPath: audio) {
             while let name = walker.nextObject() as? String {
@@ -97,5 +93,20 @@ public struct LibraryChecker {
         for path in report.unknownFiles { unlink(library.absolutePath(path)) }
         report.fixed = true
         return report
+    }
+
+    /// Whether both full-text indexes pass FTS5's integrity check; nil when the library is
+    /// read-only, since the check is an INSERT.
+    static func searchIndexOK(_ db: Database) throws -> Bool? {
+        for table in ["transcription_fts", "session_fts"] {
+            do {
+                try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+                return false
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+                return nil
+            }
+        }
+        return true
     }
 }

@@ -51,8 +51,10 @@ public struct LibraryMaintenance {
                 }
                 return files
             }
-            for path in owned { unlink(library.absolutePath(path)) }
+            for path in owned { if let file = library.ownedPath(path) { unlink(file) } }
             for uuid in batch {
+                // A row from before ids were checked may name a directory outside the library.
+                guard let uuid = SessionID.canonical(uuid) else { continue }
                 let directory = library.absolutePath(Ingestor.directory(uuid: uuid))
                 if let left = try? FileManager.default.contentsOfDirectory(atPath: directory) {
                     for name in left where name.contains(SoundFileWriter.temporaryMarker) { unlink(directory + "/" + name) }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Renders query results as tables for people or as JSON lines for programs.
+/// Renders query results as tables for people or as JSON lines for programs. Text from the
+/// library is printed through `PrintableText`, so a title never breaks a line or drives a terminal.
 public struct ReportRenderer {
     public var json: Bool
     public var zone: TimeZone
@@ -33,7 +34,7 @@ public struct ReportRenderer {
                 table = TextTable([("ID", .left), ("TIME", .left), ("DURATION", .right), ("SEGS", .right),
                                    ("TRANSCRIBED", .right), ("TITLE", .left)])
             }
-            var title = session.title.isEmpty ? "(untitled)" : session.title
+            var title = session.title.isEmpty ? "(untitled)" : PrintableText.escaped(session.title)
             if session.interrupted { title += " [interrupted]" }
             table?.add([String(session.id.prefix(8)), TimeText.clock(session.created, in: zone), TimeText.duration(session.duration),
                         String(session.segments), "\(session.transcribed)/\(session.segments) \(session.progress)%", title])
@@ -61,29 +62,30 @@ public struct ReportRenderer {
             }
             return out
         }
+        let shown = { (text: String) in PrintableText.escaped(text) }
         var lines = [
             "session   \(s.id)",
-            "title     \(s.title.isEmpty ? "(untitled)" : s.title)",
+            "title     \(s.title.isEmpty ? "(untitled)" : shown(s.title))",
             "created   \(TimeText.day(s.created, in: zone)) \(TimeText.clock(s.created, in: zone))",
             "duration  \(TimeText.duration(s.duration))",
-            "audio     \(detail.audio ?? "(none)") (\(detail.sampleRate) Hz, \(detail.channels) ch, \(detail.audioSize) bytes)",
+            "audio     \(detail.audio.map(shown) ?? "(none)") (\(detail.sampleRate) Hz, \(detail.channels) ch, \(detail.audioSize) bytes)",
             "segments  \(s.segments): \(s.transcribed) transcribed, \(s.failed) failed, \(s.pending) pending",
             "words     \(s.words) (\(String(format: "%.1f", detail.wordsPerMinute)) per minute)",
         ]
-        if s.interrupted { lines.append("status    interrupted: \(detail.interruption ?? "unknown reason")") }
-        if let notes = detail.notes, !notes.isEmpty { lines.append("notes     \(notes)") }
+        if s.interrupted { lines.append("status    interrupted: \(detail.interruption.map(shown) ?? "unknown reason")") }
+        if let notes = detail.notes, !notes.isEmpty { lines.append("notes     \(shown(notes))") }
         if !detail.segments.isEmpty {
             lines.append("")
             var table = TextTable([("#", .right), ("START", .right), ("END", .right), ("STATUS", .left), ("TEXT", .left)])
             for g in detail.segments {
                 let text = g.text ?? (g.error.map { "(\($0))" } ?? "")
-                table.add([String(g.index), TimeText.cue(g.start, separator: "."), TimeText.cue(g.end, separator: "."), g.status, text])
+                table.add([String(g.index), TimeText.cue(g.start, separator: "."), TimeText.cue(g.end, separator: "."), g.status, shown(text)])
             }
             lines += table.render()
         }
-        let transcript = detail.transcript
+        let transcript = detail.transcriptLines
         if !transcript.isEmpty {
-            lines += ["", "transcript:", transcript]
+            lines += ["", "transcript:"] + transcript.map(shown)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -102,10 +104,11 @@ public struct ReportRenderer {
         guard !hits.isEmpty else { return "no matches\n" }
         var table = TextTable([("SESSION", .left), ("SEG", .right), ("TIME", .right), ("MATCH", .left)])
         for hit in hits {
-            let match = ansi ? highlight(hit.snippet, open: "\u{1B}[1m", close: "\u{1B}[0m") : highlight(hit.snippet, open: "[", close: "]")
+            let snippet = PrintableText.escaped(hit.snippet, keeping: ReportRenderer.highlightMarkers)
+            let match = ansi ? highlight(snippet, open: "\u{1B}[1m", close: "\u{1B}[0m") : highlight(snippet, open: "[", close: "]")
             let place = hit.index.map(String.init) ?? "-"
             let time = hit.start.map { TimeText.cue($0, separator: ".") } ?? "title"
-            let title = hit.title.isEmpty ? "" : " (\(hit.title))"
+            let title = hit.title.isEmpty ? "" : " (\(PrintableText.escaped(hit.title)))"
             table.add([String(hit.session.prefix(8)) + title, place, time, match])
         }
         return table.render().joined(separator: "\n") + "\n"
@@ -142,6 +145,9 @@ public struct ReportRenderer {
         snippet.replacingOccurrences(of: Searcher.highlightOpen, with: open)
             .replacingOccurrences(of: Searcher.highlightClose, with: close)
     }
+
+    /// The scalars `Searcher` marks matches with, kept when a snippet is escaped.
+    static let highlightMarkers = Set((Searcher.highlightOpen + Searcher.highlightClose).unicodeScalars)
 
     /// `1.2 MB`-style sizes (powers of 1000).
     public static func bytes(_ count: Int64) -> String {

@@ -106,8 +106,11 @@ public struct SessionDetail: Codable, Sendable, Equatable {
     public var segments: [SegmentDetail]
 
     /// The transcribed text of every segment, in order, one segment per line.
-    public var transcript: String {
-        segments.compactMap { $0.text?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    public var transcript: String { transcriptLines.joined(separator: "\n") }
+
+    /// The transcribed text of each segment that has some, in order.
+    public var transcriptLines: [String] {
+        segments.compactMap { $0.text?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Transcribed words per minute of recording (0 for an empty session).

@@ -13,7 +13,7 @@ public enum TranscriptExporter {
         }
         switch format {
         case .txt:
-            return cues.map { $0.2 + "\n" }.joined()
+            return cues.map { PrintableText.escaped($0.2) + "\n" }.joined()
         case .json:
             var session = JSONLine.session(detail.summary)
             session["words_per_minute"] = (detail.wordsPerMinute * 10).rounded() / 10

@@ -67,7 +67,7 @@ struct Ingest: ParsableCommand {
         let ingestor = Ingestor(library: library)
         FilterSignals.install()
         defer { Diagnostics.line("aindex: " + ingestor.summary.description) }
-        try ingestor.ingest(StreamReader(fd: 0))
+        try ingestor.ingest(StreamReader(fd: 0), input: 0)
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// Prints one line per session a maintenance command touched (or would touch).
 private func report(_ sessions: [SessionSummary], verb: String, dryRun: Bool) throws {
     for session in sessions {
-        try emit("\(dryRun ? "would \(verb)" : verb) \(session.id) \(session.title)\n")
+        try emit("\(dryRun ? "would \(verb)" : verb) \(session.id) \(PrintableText.escaped(session.title))\n")
     }
     Diagnostics.line("aindex: \(dryRun ? "would \(verb)" : verb) \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
 }
@@ -90,9 +90,9 @@ struct Import: ParsableCommand {
             switch outcome {
             case .imported(let path, let session):
                 imported += 1
-                try emit("\(dryRun ? "would import" : "imported") \(session) \(path)\n")
-            case .known(let path): try emit("known \(path)\n")
-            case .unreadable(let path, let reason): Diagnostics.warning("\(path): \(reason)")
+                try emit("\(dryRun ? "would import" : "imported") \(session) \(PrintableText.escaped(path))\n")
+            case .known(let path): try emit("known \(PrintableText.escaped(path))\n")
+            case .unreadable(let path, let reason): Diagnostics.warning("\(PrintableText.escaped(path)): \(reason)")
             }
         }
         Diagnostics.line("aindex: \(dryRun ? "would import" : "imported") \(imported) of \(outcomes.count) file\(outcomes.count == 1 ? "" : "s")")

@@ -132,7 +132,7 @@ import Testing
         // What a kill -9 after the first batch leaves: a row without final audio and a temp file.
         let stream = try StreamFixture.session()
         try temp.library.pool.write { db in
-            _ = try IngestStore(db: db).upsert(StreamFixture.start())
+            _ = try IngestStore(db: db).upsert(StreamFixture.start(), uuid: StreamFixture.uuid)
         }
         let directory = temp.library.absolutePath(Ingestor.directory(uuid: uuid))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
