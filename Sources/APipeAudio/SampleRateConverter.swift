@@ -20,23 +20,28 @@ public final class SampleRateConverter {
         }
     }
 
+    /// libsamplerate's largest ratio between the two rates, either way.
+    public static let maxRatio = 256
+
     private let state: OpaquePointer
     public let channels: Int
     public let ratio: Double
     private var data = SRC_DATA()
 
     public init(inputRate: Int, outputRate: Int, channels: Int, quality: Quality) throws(AudioError) {
+        let ratio = Double(outputRate) / Double(inputRate)
+        // Checked before the state exists: once every property is set, a throwing init still
+        // runs deinit, and freeing the state here as well was a double free.
+        guard src_is_valid_ratio(ratio) != 0 else {
+            throw .converter("ratio \(outputRate)/\(inputRate) is outside libsamplerate's range (1/\(Self.maxRatio) to \(Self.maxRatio))")
+        }
         var error: Int32 = 0
         guard let state = src_new(quality.converter, Int32(channels), &error) else {
             throw .converter(String(cString: src_strerror(error)))
         }
         self.state = state
         self.channels = channels
-        self.ratio = Double(outputRate) / Double(inputRate)
-        guard src_is_valid_ratio(ratio) != 0 else {
-            src_delete(state)
-            throw .converter("ratio \(outputRate)/\(inputRate) is outside libsamplerate's range (1/256 to 256)")
-        }
+        self.ratio = ratio
     }
 
     deinit { src_delete(state) }

@@ -31,6 +31,10 @@ public final class SoundFileReader {
         guard access(path, R_OK) == 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(EISDIR)))
+        }
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadable(path: path, reason: Self.describeOpenError())
         }
@@ -80,6 +84,26 @@ public final class SoundFileReader {
 
     /// Seconds in the file, when its length is known.
     public var duration: Double { Double(frameCount ?? 0) / Double(rate) }
+
+    /// When the header claims more audio than the file holds (a file cut short): the bytes of
+    /// audio claimed and the bytes present. libsndfile reads what is there and notes the
+    /// difference in its log (`data : 64000 (should be 39956)`); sizes meaning "until the end"
+    /// (0, 0xFFFFFFFF, 0x7FFFF000, as on pipes) are no claim.
+    public var shortfall: (claimed: Int, present: Int)? {
+        var log = [CChar](repeating: 0, count: 8192)
+        let count = log.withUnsafeMutableBufferPointer { sf_command(handle, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count)) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "(" || $0 == ")" })
+            guard words.count >= 4, words[0] == "data" || words[0] == "SSND", words[words.count - 3] == "should",
+                words[words.count - 2] == "be", let present = Int(words[words.count - 1]), let claimed = Int(words[1])
+            else { continue }
+            guard claimed > present, ![0xFFFF_FFFF, 0x7FFF_F000].contains(claimed) else { continue }
+            return (claimed, present)
+        }
+        return nil
+    }
 
     /// The container's usual file extension in capitals (WAV, FLAC, OGG, MP3, AIFF...).
     public var containerName: String {

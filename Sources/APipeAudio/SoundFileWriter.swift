@@ -8,7 +8,9 @@ import Glibc
 /// Writes a 16-bit PCM WAV file through libsndfile, to a temporary name renamed on `close()`,
 /// so that a crash never leaves a half-written file under the final name. The temporary name
 /// carries `temporaryMarker` and the process id, so writers in two processes never collide and
-/// leftovers of a killed process are easy to find.
+/// leftovers of a killed process are easy to find. This is for files a tool names and owns
+/// (library audio, `acat -o` session files); a path that exists as anything but a regular file
+/// (a symlink, a FIFO, a device) is refused rather than replaced.
 public final class SoundFileWriter {
     private var handle: OpaquePointer?
     public let path: String
@@ -25,6 +27,10 @@ public final class SoundFileWriter {
         info.samplerate = Int32(rate)
         info.channels = Int32(channels)
         info.format = Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
+        var existing = stat()
+        if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG {
+            throw .cannotCreate(path: path, reason: "it exists and is not a regular file; apipe will not replace it")
+        }
         let temporaryPath = path + Self.temporaryMarker + String(getpid())
         guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
             throw .cannotCreate(path: path, reason: String(cString: sf_strerror(nil)))

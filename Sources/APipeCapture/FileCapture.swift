@@ -5,15 +5,55 @@ import APipeStream
 
 /// Turns audio files (or standard input) into sessions: one per file, or one for all with
 /// `concat`. With a preset, audio is converted to the preset's rate, mono, 16-bit.
+///
+/// Files are opened one at a time, when their session starts, so a glob of thousands of files
+/// never holds thousands of descriptors. A file whose header claims more audio than it holds is
+/// passed on as far as it goes, with a warning on stderr, and its session ends marked
+/// interrupted (reason "file ends early: ...").
 public struct FileCapture {
-    public struct Input {
-        public let reader: SoundFileReader
+    /// One input: a file opened when needed, or a reader opened already (standard input).
+    public final class Input {
         public let name: String
+        private let opener: () throws -> SoundFileReader
+        private let reopenable: Bool
+        private var opened: SoundFileReader?
 
-        public init(reader: SoundFileReader, name: String) {
-            self.reader = reader
-            self.name = name
+        /// A file by path, opened on first use and closed after its session.
+        public init(path: String) {
+            name = path
+            opener = { try SoundFileReader(path: path) }
+            reopenable = true
         }
+
+        /// A reader already open (standard input); it stays open to the end.
+        public init(reader: SoundFileReader, name: String) {
+            self.name = name
+            opener = { reader }
+            reopenable = false
+            opened = reader
+        }
+
+        func reader() throws -> SoundFileReader {
+            if let opened { return opened }
+            let reader = try opener()
+            opened = reader
+            return reader
+        }
+
+        /// Closes a file that can be opened again.
+        func close() {
+            if reopenable { opened = nil }
+        }
+    }
+
+    /// How copying one input ended.
+    enum Outcome {
+        /// The input ended.
+        case ended
+        /// `duration` was reached first.
+        case limited
+        /// A stop signal arrived.
+        case stopped
     }
 
     public var preset: QualityPreset?
@@ -33,20 +73,27 @@ public struct FileCapture {
             try checkConcatenable(inputs)
             guard let first = inputs.first else { return true }
             let recorder = try SessionRecorder(
-                writer: writer, format: try format(for: first.reader), title: title ?? Self.title(first.name), preset: preset,
+                writer: writer, format: try format(for: first.reader()), title: title ?? Self.title(first.name), preset: preset,
                 source: inputs.map(\.name).joined(separator: " + "), device: nil, notes: notes)
+            var shortfalls: [String] = []
             for input in inputs {
-                guard try copy(input, to: recorder) else { return try stop(recorder) }
+                let outcome = try copy(input, to: recorder)
+                guard outcome != .stopped else { return try stop(recorder) }
+                if outcome == .ended, let short = try shortfall(of: input) { shortfalls.append(short) }
+                input.close()
             }
-            try recorder.end(interrupted: false, reason: nil)
+            try recorder.end(interrupted: !shortfalls.isEmpty, reason: shortfalls.isEmpty ? nil : shortfalls.joined(separator: "; "))
             return true
         }
         for input in inputs {
             let recorder = try SessionRecorder(
-                writer: writer, format: try format(for: input.reader), title: title ?? Self.title(input.name), preset: preset,
+                writer: writer, format: try format(for: input.reader()), title: title ?? Self.title(input.name), preset: preset,
                 source: input.name, device: nil, notes: notes)
-            guard try copy(input, to: recorder) else { return try stop(recorder) }
-            try recorder.end(interrupted: false, reason: nil)
+            let outcome = try copy(input, to: recorder)
+            guard outcome != .stopped else { return try stop(recorder) }
+            let short = outcome == .ended ? try shortfall(of: input) : nil
+            input.close()
+            try recorder.end(interrupted: short != nil, reason: short)
         }
         return true
     }
@@ -54,6 +101,14 @@ public struct FileCapture {
     private func stop(_ recorder: SessionRecorder) throws -> Bool {
         try recorder.end(interrupted: true, reason: "signal")
         return false
+    }
+
+    /// Warns about a file cut short and returns the reason its session records, if it was.
+    private func shortfall(of input: Input) throws -> String? {
+        guard let short = try input.reader().shortfall else { return nil }
+        let reason = "file ends early: its header claims \(short.claimed) bytes of audio, it holds \(short.present)"
+        Diagnostics.warning("'\(input.name)': \(reason); passed on what it holds, session marked interrupted")
+        return "\(input.name): \(reason)"
     }
 
     /// The session format for a file: the preset's, or the file's own rate and channels in s16
@@ -65,15 +120,19 @@ public struct FileCapture {
 
     private func checkConcatenable(_ inputs: [Input]) throws {
         guard preset == nil, let first = inputs.first else { return }
-        let reference = try format(for: first.reader)
-        for input in inputs.dropFirst() where try format(for: input.reader) != reference {
-            throw CaptureError.concatMismatch(first: "\(first.name): \(reference)", other: "\(input.name): \(try format(for: input.reader))")
+        let reference = try format(for: first.reader())
+        for input in inputs.dropFirst() {
+            let other = try format(for: input.reader())
+            input.close()
+            guard other == reference else {
+                throw CaptureError.concatMismatch(first: "\(first.name): \(reference)", other: "\(input.name): \(other)")
+            }
         }
     }
 
-    /// Copies one input into the session; false when a stop signal arrived.
-    private func copy(_ input: Input, to recorder: SessionRecorder) throws -> Bool {
-        let reader = input.reader
+    /// Copies one input into the session.
+    private func copy(_ input: Input, to recorder: SessionRecorder) throws -> Outcome {
+        let reader = try input.reader()
         let target = recorder.format
         let mixer = ChannelMixer(inputChannels: reader.channels, outputChannels: target.channels)
         let converter = reader.rate == target.rate
@@ -87,7 +146,7 @@ public struct FileCapture {
         var mixed: [Float] = []
         var converted: [Float] = []
         while read < limit {
-            if StopSignal.requested { return false }
+            if StopSignal.requested { return .stopped }
             let got = try reader.read(frames: min(Self.blockFrames, limit - read), into: &samples)
             if got == 0 { break }
             read += got
@@ -107,22 +166,22 @@ public struct FileCapture {
             try converter.finish(into: &converted)
             try converted.withUnsafeBufferPointer { try recorder.append($0) }
         }
-        return true
+        return read < limit ? .ended : .limited
     }
 
     /// Copies 16-bit samples as they are: no float round trip when nothing changes. (Host order
     /// is the wire's little-endian on every platform apipe builds for.)
-    private func copySixteenBit(_ reader: SoundFileReader, limit: Int, to recorder: SessionRecorder) throws -> Bool {
+    private func copySixteenBit(_ reader: SoundFileReader, limit: Int, to recorder: SessionRecorder) throws -> Outcome {
         var read = 0
         var samples: [Int16] = []
         while read < limit {
-            if StopSignal.requested { return false }
+            if StopSignal.requested { return .stopped }
             let got = try reader.read(frames: min(Self.blockFrames, limit - read), into: &samples)
             if got == 0 { break }
             read += got
             try samples.withUnsafeBytes { try recorder.append(encoded: UnsafeRawBufferPointer(rebasing: $0[0..<got * reader.channels * 2])) }
         }
-        return true
+        return read < limit ? .ended : .limited
     }
 
     /// Frames per read: large blocks keep per-packet costs small on files.

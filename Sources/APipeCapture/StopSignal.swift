@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// SIGINT and SIGTERM ask a capture to stop after the frame in hand instead of killing it.
+/// SIGINT and SIGTERM ask a capture to stop after the frame in hand instead of killing it;
+/// SIGQUIT ends it at once, the default way.
 public enum StopSignal {
     nonisolated(unsafe) private static var received: sig_atomic_t = 0
 
@@ -19,6 +20,11 @@ public enum StopSignal {
         sigemptyset(&stops)
         sigaddset(&stops, SIGINT)
         sigaddset(&stops, SIGTERM)
+        // The Swift runtime's backtracer catches SIGQUIT, prints a backtrace and lets the capture
+        // run on; SIGQUIT means "quit now" (and dump core where enabled), so it gets its default
+        // action, and is unblocked like the stops.
+        signal(SIGQUIT, SIG_DFL)
+        sigaddset(&stops, SIGQUIT)
         pthread_sigmask(SIG_UNBLOCK, &stops, nil)
     }
 

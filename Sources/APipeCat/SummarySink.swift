@@ -1,7 +1,8 @@
 import APipeStream
 
 /// `acat` with no option: what is in the stream, for eyes. One block per session: title, id,
-/// source, format, duration, segments and their transcripts.
+/// source, format, duration, segments and their transcripts. Control characters in the stream's
+/// text are shown as escapes, never sent to the terminal.
 public struct SummarySink: CatSink {
     private let out: BufferedOutput
     private var format: AudioFormat?
@@ -33,32 +34,37 @@ public struct SummarySink: CatSink {
             sessionsSeen += 1
             frames = 0
             segments = 0
-            try out.line("session \(start.session.prefix(8))  \"\(start.title)\"  \(start.created)")
-            try out.line("  source: \(start.source)   format: \(start.format) \(start.rate) Hz \(start.channels) ch\(start.preset.map { "   preset: \($0)" } ?? "")")
+            try say("session \(start.session.prefix(8))  \"\(start.title)\"  \(start.created)")
+            try say("  source: \(start.source)   format: \(start.format) \(start.rate) Hz \(start.channels) ch\(start.preset.map { "   preset: \($0)" } ?? "")")
         } else if let end = try event.decode(SessionEnd.self) {
-            try out.line("  duration: \(Self.clock(end.duration))   segments: \(segments)\(end.interrupted ? "   (interrupted\(end.reason.map { ": \($0)" } ?? ""))" : "")\(end.xruns.map { "   overruns: \($0)" } ?? "")")
+            try say("  duration: \(Self.clock(end.duration))   segments: \(segments)\(end.interrupted ? "   (interrupted\(end.reason.map { ": \($0)" } ?? ""))" : "")\(end.xruns.map { "   overruns: \($0)" } ?? "")")
             session = nil
         } else if let segment = try event.decode(SegmentEnd.self) {
             segments += 1
-            try out.line("  segment \(segment.index)  \(Self.clock(segment.start)) - \(Self.clock(segment.end))  (\(segment.reason))")
+            try say("  segment \(segment.index)  \(Self.clock(segment.start)) - \(Self.clock(segment.end))  (\(segment.reason))")
         } else if let text = try event.decode(Transcription.self) {
-            try out.line("    [\(Self.clock(text.start))] \(text.text)")
+            try say("    [\(Self.clock(text.start))] \(text.text)")
         } else if let failed = try event.decode(TranscriptionFailed.self) {
-            try out.line("    [\(Self.clock(failed.t))] transcription \(failed.pending ? "pending" : "failed"): \(failed.error)")
+            try say("    [\(Self.clock(failed.t))] transcription \(failed.pending ? "pending" : "failed"): \(failed.error)")
         } else if let broken = try event.decode(StreamInterrupted.self) {
-            try out.line("  stream interrupted in \(broken.stage): \(broken.reason)")
+            try say("  stream interrupted in \(broken.stage): \(broken.reason)")
         }
     }
 
     public mutating func close(interrupted: Bool) throws {
         if session != nil, let format {
-            try out.line("  duration: \(Self.clock(format.seconds(frames)))+   segments: \(segments)   (no session end: \(interrupted ? "input interrupted" : "unfinished"))")
+            try say("  duration: \(Self.clock(format.seconds(frames)))+   segments: \(segments)   (no session end: \(interrupted ? "input interrupted" : "unfinished"))")
         }
         if sessionsSeen == 0 {
             let audio = format.map { " of \($0)" } ?? ""
-            try out.line("no sessions\(loose > 0 ? "; \(Self.clock(format?.seconds(loose) ?? 0)) of audio\(audio) outside any session" : "")")
+            try say("no sessions\(loose > 0 ? "; \(Self.clock(format?.seconds(loose) ?? 0)) of audio\(audio) outside any session" : "")")
         }
         try out.flush()
+    }
+
+    /// One line of the summary; text from the stream in it is made visible (`VisibleText`).
+    private func say(_ line: String) throws {
+        try out.line(VisibleText.escaped(line))
     }
 
     /// `MM:SS.mmm`, or `H:MM:SS.mmm` past an hour.

@@ -16,8 +16,26 @@ public enum ResampleEngine: String, Sendable, CaseIterable {
     /// libsamplerate, the quality reference.
     case libsamplerate
 
-    /// Builds this engine's converter for a rate change.
+    /// The largest ratio between two rates one converter of this engine takes, either way.
+    public var maxRatio: Int {
+        switch self {
+        case .apipe: Resampler.maxRatio
+        case .libsamplerate: SampleRateConverter.maxRatio
+        }
+    }
+
+    /// Builds this engine's converter for a rate change: one converter, or a chain of them
+    /// through intermediate rates when the ratio is beyond `maxRatio`.
     public func converter(inputRate: Int, outputRate: Int, channels: Int, quality: ResampleQuality) throws -> any RateConverter {
+        let rates = CascadeRateConverter.rates(from: inputRate, to: outputRate, maxRatio: maxRatio)
+        let steps = try zip(rates, rates.dropFirst()).map { step in
+            try single(inputRate: step.0, outputRate: step.1, channels: channels, quality: quality)
+        }
+        guard steps.count > 1 else { return steps[0] }
+        return CascadeRateConverter(steps: steps, channels: channels, ratio: Double(outputRate) / Double(inputRate))
+    }
+
+    private func single(inputRate: Int, outputRate: Int, channels: Int, quality: ResampleQuality) throws -> any RateConverter {
         switch self {
         case .apipe:
             return try DSPRateConverter(inputRate: inputRate, outputRate: outputRate, channels: channels, quality: quality)

@@ -35,6 +35,7 @@ public struct ResampleStage: StreamStage {
             try drain(writer)
             try start(format, writer)
         case .audio(let block):
+            try checkPosition(block, writer)
             if block.position != nextInput || converter == nil {
                 try drain(writer)
                 runStart = block.position
@@ -53,6 +54,20 @@ public struct ResampleStage: StreamStage {
 
     public mutating func finish(output writer: StreamWriter, interrupted: Bool) throws {
         try drain(writer)
+    }
+
+    /// The largest audio position a `StreamReader` accepts (Int64.max / 2).
+    static let maxPosition = Int(Int64.max / 2)
+
+    /// Refuses a block whose converted position would pass `maxPosition` (it would overflow, or
+    /// no reader would take it), after passing on everything before it.
+    private mutating func checkPosition(_ block: AudioBlock, _ writer: StreamWriter) throws {
+        guard let output, output.rate > block.format.rate else { return }
+        let end = Double(block.position + block.frames) * Double(output.rate) / Double(block.format.rate)
+        guard end > Double(Self.maxPosition) else { return }
+        try drain(writer)
+        try writer.flush()
+        throw ResampleError.positionOutOfRange(position: block.position, inputRate: block.format.rate, outputRate: output.rate)
     }
 
     private mutating func start(_ format: AudioFormat, _ writer: StreamWriter) throws {

@@ -3,17 +3,16 @@ import Foundation
 
 /// Writes segments as an Audacity label file: `start<TAB>end<TAB>label` per line, seconds with
 /// six decimals; the label is the segment index and why it ended.
+///
+/// The path is the user's: it is opened and written in place (a symlink is followed, a FIFO or
+/// a device is written to), never replaced.
 public final class LabelWriter {
-    private let handle: FileHandle
-    public let path: String
+    private let file: OutputFile
+    public var path: String { file.path }
 
     /// Creates (or truncates) the file at `path`.
-    public init(path: String) throws(LabelFileError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { throw .cannotCreate(path) }
-        self.handle = handle
-        self.path = path
+    public init(path: String) throws(OutputFileError) {
+        file = try OutputFile(path: path)
     }
 
     /// The label line for `segment`, newline included.
@@ -22,30 +21,12 @@ public final class LabelWriter {
         return "\(seconds(segment.start))\t\(seconds(segment.end))\t\(segment.index) \(segment.reason.rawValue)\n"
     }
 
+    /// Writes one segment's line at once, so a reader of a FIFO sees each segment as it closes.
     public func write(_ segment: Segment) throws {
-        do {
-            try handle.write(contentsOf: Data(Self.line(for: segment).utf8))
-        } catch {
-            throw LabelFileError.cannotWrite(path)
-        }
+        try file.write(Self.line(for: segment))
     }
 
     public func close() throws {
-        try? handle.close()
-    }
-}
-
-/// The label file could not be written.
-public enum LabelFileError: Error, Equatable, CustomStringConvertible, ToolFailure {
-    public var exitStatus: ExitStatus { .cannotCreate }
-
-    case cannotCreate(String)
-    case cannotWrite(String)
-
-    public var description: String {
-        switch self {
-        case .cannotCreate(let path): "cannot create label file \(path)"
-        case .cannotWrite(let path): "cannot write label file \(path)"
-        }
+        try file.close()
     }
 }

@@ -6,8 +6,10 @@ import APipeStream
 /// or ends (blocks are split there). Audio waits only until the segmenter has decided its span
 /// (VAD look-ahead, `pad`, `minSilence`, or the max-length search window), so memory stays bounded.
 ///
-/// With `dropSilence` only audio inside segments goes on; positions stay true. A format change
-/// closes the open segment (end-of-stream) and starts afresh at the new format; indices go on.
+/// With `dropSilence` only audio inside segments goes on; positions stay true. A session's end
+/// (or the next session's start) closes its open segment (end-of-stream) before the event goes
+/// on, and indices count from 0 in each session. A format change closes the open segment and
+/// starts afresh at the new format; indices go on within the session.
 /// Gaps in positions up to 10 s are heard as silence; a longer gap also starts afresh.
 public final class SegmentStage: StreamStage {
     public let options: SegmenterOptions
@@ -49,7 +51,16 @@ public final class SegmentStage: StreamStage {
             started = false
             held.append(packet)
         case .event(let event):
-            if let start = try? event.decode(SessionStart.self) { session = start.session }
+            let start = try? event.decode(SessionStart.self)
+            if start != nil || (try? event.decode(SessionEnd.self)) != nil {
+                // Segments belong to their session: close them before its end (or the next
+                // session's start) goes on, so no segment event trails its session.end.
+                try endEpoch(output: output)
+            }
+            if let start {
+                session = start.session
+                nextIndex = 0
+            }
             held.append(packet)
             if !started { try release(upTo: .max, output: output) }
         case .audio(let block):

@@ -10,15 +10,24 @@ struct ACapture: ParsableCommand {
         commandName: "acapture",
         abstract: "Start sessions from audio files, standard input or an ALSA device, as an apipe stream.",
         discussion: """
-            With -i, each file becomes a session (--concat makes one session of all). With -i -, \
+            With -i (one or more files up to the next option) or file arguments, each file becomes a \
+            session, in order (--concat makes one session of all). With -i -, \
             standard input is read as WAV (or raw with --raw-format). Without -i, records from the \
             ALSA device given by -D until SIGINT/SIGTERM or --duration; a signal ends the session \
             as interrupted and exits 0. See acapture(1).
             """,
         version: APipeVersion.current)
 
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Read audio from FILE ('-' for standard input); repeatable.", valueName: "FILE"))
+    @Option(
+        name: [.customShort("i"), .long], parsing: .upToNextOption,
+        help: ArgumentHelp("Read audio from FILE... ('-' for standard input), each a session, in order; repeatable.", valueName: "FILE"))
     var input: [String] = []
+
+    @Argument(help: ArgumentHelp("More input files, as with -i.", valueName: "FILE"))
+    var files: [String] = []
+
+    /// Every input, in command-line order of the two forms: -i values first, then bare files.
+    var inputs: [String] { input + files }
 
     @Option(name: [.customShort("D"), .long], help: ArgumentHelp("Record from this ALSA PCM device.", valueName: "DEVICE"))
     var device: String?
@@ -52,33 +61,33 @@ struct ACapture: ParsableCommand {
             throw ValidationError("unknown preset '\(preset ?? "")' (use low, medium or high)")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-        if device != nil, !input.isEmpty { throw ValidationError("use either -i FILE or -D DEVICE, not both") }
+        if device != nil, !inputs.isEmpty { throw ValidationError("use either -i FILE or -D DEVICE, not both") }
         if rawFormat != nil || rate != nil || channels != nil {
-            guard input == ["-"] else { throw ValidationError("--raw-format, --rate and --channels describe standard input: use them with -i -") }
+            guard inputs == ["-"] else { throw ValidationError("--raw-format, --rate and --channels describe standard input: use them with -i -") }
             guard rawFormat != nil, let rate, let channels else {
                 throw ValidationError("raw input needs --raw-format, --rate and --channels together")
             }
             guard (1...AudioFormat.maxRate).contains(rate) else { throw ValidationError("--rate \(rate) is out of range (1 to \(AudioFormat.maxRate) Hz)") }
             guard (1...AudioFormat.maxChannels).contains(channels) else { throw ValidationError("--channels \(channels) is out of range (1 to \(AudioFormat.maxChannels))") }
         }
-        if input.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-i -) can be read only once") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-i -) can be read only once") }
     }
 
     func run() throws {
         let writer = try StreamWriter.standardOutput()
         StopSignal.install()
         let chosenPreset = preset.flatMap(QualityPreset.init(rawValue:))
-        if input.isEmpty {
+        if inputs.isEmpty {
             var capture = DeviceCapture(device: device ?? "default", preset: chosenPreset ?? .high)
             capture.title = title
             capture.notes = notes
             capture.duration = duration
             try capture.run(writer: writer)
         } else {
-            let inputs = try input.map { name in
+            let sources = try inputs.map { name in
                 name == "-"
                     ? FileCapture.Input(reader: try SoundFileReader(fd: 0, name: "stdin", raw: rawLayout), name: "stdin")
-                    : FileCapture.Input(reader: try SoundFileReader(path: name), name: name)
+                    : FileCapture.Input(path: name)
             }
             var capture = FileCapture()
             capture.preset = chosenPreset
@@ -86,7 +95,7 @@ struct ACapture: ParsableCommand {
             capture.notes = notes
             capture.concat = concat
             capture.duration = duration
-            _ = try capture.run(inputs, writer: writer)
+            _ = try capture.run(sources, writer: writer)
         }
         try writer.finish()
     }

@@ -3,10 +3,6 @@ import APipeCat
 import APipeStream
 import ArgumentParser
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct ACat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "acat",
@@ -46,12 +42,16 @@ struct ACat: ParsableCommand {
         } else if events {
             let out = BufferedOutput()
             var sink = EventListSink(emit: out.line)
-            defer { try? out.flush() }
-            try CatRunner.run(&sink, input: input)
-        } else if let output {
-            guard mkdir(output, 0o755) == 0 || errno == EEXIST else {
-                throw CatError.cannotCreate(path: output, reason: String(cString: strerror(errno)))
+            do {
+                try CatRunner.run(&sink, input: input)
+            } catch let error as StreamError where error.exitStatus == .interrupted || error.exitStatus == .dataError {
+                // What arrived is written before the input's error decides the exit status.
+                try out.flush()
+                throw error
             }
+            try out.flush()
+        } else if let output {
+            try SplitSink.makeDirectory(output)
             var sink = SplitSink(directory: output)
             try CatRunner.run(&sink, input: input)
         } else {
