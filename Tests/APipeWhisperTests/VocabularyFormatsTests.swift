@@ -23,7 +23,10 @@ struct VocabularyFormatsTests {
     /// Writes `tokens` into a fresh directory as `vocabulary.txt` and/or `vocabulary.json`.
     static func directory(_ tokens: [String], text: Bool, json: Bool) throws -> URL {
         let dir = try Fixtures.temporaryDirectory()
-        if text { try (tokens.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8) }
+        if text {
+            try (tokens.joined(separator: "\n") + "\n").write(
+                to: dir.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
+        }
         if json { try JSONEncoder().encode(tokens).write(to: dir.appendingPathComponent("vocabulary.json")) }
         return dir
     }
