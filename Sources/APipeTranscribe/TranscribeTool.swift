@@ -58,8 +58,9 @@ public enum TranscribeTool {
             }
             return engines
         } catch {
-            let unknown = error.description.contains("unknown engine")
-            throw TranscribeFailure(error.description, exitStatus: unknown ? .usage : .unavailable)
+            var usage = error.description.contains("unknown engine")
+            if case .invalidOption = error { usage = true }
+            throw TranscribeFailure(error.description, exitStatus: usage ? .usage : .unavailable)
         }
     }
 

@@ -19,6 +19,13 @@ public struct WhisperEngine: TranscriptionEngine {
         } catch {
             throw .unavailable("cannot load the Whisper model: \(error)")
         }
+        if let language {
+            do {
+                try whisper.checkLanguage(language)
+            } catch {
+                throw .invalidOption("--language: \(error)")
+            }
+        }
         model = URL(fileURLWithPath: directory).lastPathComponent
         options = WhisperOptions(language: language, prompt: prompt, threads: threads)
     }

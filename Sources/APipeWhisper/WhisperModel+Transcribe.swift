@@ -28,8 +28,8 @@ extension WhisperModel {
         var random = SplitMix64(seed: options.seed)
 
         var language = "en"
-        if isMultilingual, let code = options.language {
-            guard specials.languages[code] != nil else { throw WhisperError.invalidRequest("unknown language \(code)") }
+        if let code = options.language {
+            try checkLanguage(code)
             language = code
         }
         var promptTokens: [Int] = try options.prompt.map { try tokenizer.encode(" " + $0.trimmingCharacters(in: .whitespaces)) } ?? []

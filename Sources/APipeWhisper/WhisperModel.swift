@@ -25,7 +25,17 @@ public final class WhisperModel: Sendable {
         frontEnd = LogMel(melCount: weights.dimensions.melCount)
     }
 
-    /// Loads `model.bin`, `vocabulary.txt`, `config.json` and `tokenizer.json` from `directory`.
+    /// Language codes the model transcribes: every language token of a multilingual model, `en`
+    /// alone for `.en` models (their vocabulary lists the other languages but was never trained on them).
+    public var languages: [String] { isMultilingual ? tokenizer.specials.languages.keys.sorted() : ["en"] }
+
+    /// Throws `WhisperError.unknownLanguage` unless the model transcribes `code`.
+    public func checkLanguage(_ code: String) throws {
+        guard languages.contains(code) else { throw WhisperError.unknownLanguage(code, known: languages) }
+    }
+
+    /// Loads `model.bin`, the vocabulary (`vocabulary.json` or `.txt`), `config.json` and
+    /// `tokenizer.json` from `directory`.
     public static func load(directory: String) throws -> WhisperModel {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -1,6 +1,6 @@
 /// How to transcribe: language, prompt, decoding rules and thresholds.
 public struct WhisperOptions: Sendable {
-    /// Language code (`en`, `de`, ...) for multilingual models; nil detects it. Ignored by `.en` models.
+    /// Language code (`en`, `de`, ...); nil detects it (multilingual models) or means `en` (`.en` models).
     public var language: String?
     /// Translate to English instead of transcribing (multilingual models only).
     public var translate: Bool

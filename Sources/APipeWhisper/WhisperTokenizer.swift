@@ -11,20 +11,42 @@ public struct WhisperTokenizer: Sendable {
     /// Special token ids, found by name in the vocabulary.
     public let specials: WhisperSpecialTokens
 
-    /// Loads `vocabulary.txt` (required) and the merges of `tokenizer.json` (optional) from `directory`.
+    /// Loads the vocabulary (`vocabulary.json` or `vocabulary.txt`) and the merges of
+    /// `tokenizer.json` (optional) from `directory`.
     init(directory: String) throws {
-        let vocabularyPath = directory + "/vocabulary.txt"
-        guard let data = FileManager.default.contents(atPath: vocabularyPath),
-            let text = String(data: data, encoding: .utf8)
-        else { throw WhisperError.notAModel(path: vocabularyPath, reason: "missing or unreadable vocabulary") }
+        let (tokens, path) = try WhisperTokenizer.loadVocabulary(directory: directory)
+        try self.init(tokens: tokens, path: path, merges: WhisperTokenizer.loadMerges(path: directory + "/tokenizer.json"))
+    }
+
+    /// A tokenizer over `tokens` (id order) read from `path`, with BPE merge ranks `merges`.
+    init(tokens: [String], path: String, merges: [String: Int]) throws {
+        self.tokens = tokens
+        var ids: [String: Int] = [:]
+        for (id, token) in tokens.enumerated() where ids[token] == nil { ids[token] = id }
+        self.ids = ids
+        specials = try WhisperSpecialTokens(ids: ids, path: path)
+        mergeRanks = merges
+    }
+
+    /// The token list of `directory` and the file it came from. CTranslate2 conversions write
+    /// `vocabulary.json` (a JSON array of strings; newer) or `vocabulary.txt` (one token a line;
+    /// older); the JSON file wins when both exist.
+    static func loadVocabulary(directory: String) throws -> (tokens: [String], path: String) {
+        let jsonPath = directory + "/vocabulary.json"
+        if let data = FileManager.default.contents(atPath: jsonPath) {
+            guard let tokens = try? JSONDecoder().decode([String].self, from: data) else {
+                throw WhisperError.notAModel(path: jsonPath, reason: "vocabulary.json is not a JSON array of strings")
+            }
+            return (tokens, jsonPath)
+        }
+        let textPath = directory + "/vocabulary.txt"
+        guard let data = FileManager.default.contents(atPath: textPath), let text = String(data: data, encoding: .utf8) else {
+            throw WhisperError.notAModel(
+                path: directory, reason: "missing or unreadable vocabulary (neither vocabulary.json nor vocabulary.txt)")
+        }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        tokens = lines
-        var ids: [String: Int] = [:]
-        for (id, token) in lines.enumerated() where ids[token] == nil { ids[token] = id }
-        self.ids = ids
-        specials = try WhisperSpecialTokens(ids: ids, path: vocabularyPath)
-        mergeRanks = WhisperTokenizer.loadMerges(path: directory + "/tokenizer.json")
+        return (lines, textPath)
     }
 
     /// Number of tokens.
@@ -82,7 +104,7 @@ public struct WhisperTokenizer: Sendable {
     }
 
     /// Merge ranks from a Hugging Face tokenizer.json (`model.merges`, strings or pairs).
-    private static func loadMerges(path: String) -> [String: Int] {
+    static func loadMerges(path: String) -> [String: Int] {
         guard let data = FileManager.default.contents(atPath: path),
             let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let model = json["model"] as? [String: Any], let merges = model["merges"] as? [Any]
@@ -96,42 +118,5 @@ public struct WhisperTokenizer: Sendable {
             }
         }
         return ranks
-    }
-}
-
-/// Ids of Whisper's special tokens, looked up by name so any vocabulary layout works.
-public struct WhisperSpecialTokens: Sendable, Equatable {
-    public let endOfText: Int
-    public let startOfTranscript: Int
-    public let translate: Int
-    public let transcribe: Int
-    public let startOfPrevious: Int
-    public let noSpeech: Int
-    public let noTimestamps: Int
-    /// `<|0.00|>`; every later id is 0.02 s more.
-    public let timestampBegin: Int
-    /// Language token ids by code (`en`, `de`, ...); `.en` vocabularies list them too but never use them.
-    public let languages: [String: Int]
-
-    init(ids: [String: Int], path: String) throws {
-        func id(_ names: String...) throws -> Int {
-            for name in names { if let id = ids[name] { return id } }
-            throw WhisperError.notAModel(path: path, reason: "vocabulary has no \(names[0])")
-        }
-        endOfText = try id("<|endoftext|>")
-        startOfTranscript = try id("<|startoftranscript|>")
-        translate = try id("<|translate|>")
-        transcribe = try id("<|transcribe|>")
-        startOfPrevious = try id("<|startofprev|>")
-        noSpeech = try id("<|nospeech|>", "<|nocaptions|>")
-        noTimestamps = try id("<|notimestamps|>")
-        timestampBegin = try id("<|0.00|>")
-        var languages: [String: Int] = [:]
-        if translate > startOfTranscript + 1 {
-            for (name, id) in ids where id > startOfTranscript && id < translate && name.hasPrefix("<|") && name.hasSuffix("|>") {
-                languages[String(name.dropFirst(2).dropLast(2))] = id
-            }
-        }
-        self.languages = languages
     }
 }

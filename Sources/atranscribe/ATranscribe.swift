@@ -31,7 +31,7 @@ struct ATranscribe: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Model name to ask the engine for (openai default whisper-1).", valueName: "name"))
     var model: String?
 
-    @Option(name: .long, help: ArgumentHelp("Language of the speech (ISO 639-1, e.g. en).", valueName: "code"))
+    @Option(name: .long, help: ArgumentHelp("Language of the speech (ISO 639-1, e.g. en); whisper detects it when absent.", valueName: "code"))
     var language: String?
 
     @Option(name: .long, help: ArgumentHelp("Text to prime the recogniser with (names, spelling).", valueName: "text"))

@@ -3,11 +3,12 @@ import Foundation
 
 /// Shared test fixtures: the model (loaded once) and espeak-ng speech resampled by sox.
 enum Fixtures {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// Model directory: env APIPE_MODEL, else `models/tiny.en` in the package root.
     static let modelDirectory: String = {
         if let path = ProcessInfo.processInfo.environment["APIPE_MODEL"], !path.isEmpty { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent("models/tiny.en").path
+        return packageRoot.appendingPathComponent("models/tiny.en").path
     }()
 
     static var modelPresent: Bool { FileManager.default.fileExists(atPath: modelDirectory + "/model.bin") }
@@ -16,6 +17,20 @@ enum Fixtures {
 
     /// The model, loaded once for all tests; nil when absent.
     static let model: WhisperModel? = modelPresent ? try? WhisperModel.load(directory: modelDirectory) : nil
+
+    /// The multilingual base model (`make model MODEL=base`): env APIPE_MODEL_BASE, else `models/base`.
+    /// Optional: `make test` does not install it, and the tests that need it are skipped without it.
+    static let baseModelDirectory: String = {
+        if let path = ProcessInfo.processInfo.environment["APIPE_MODEL_BASE"], !path.isEmpty { return path }
+        return packageRoot.appendingPathComponent("models/base").path
+    }()
+
+    static var baseModelPresent: Bool { FileManager.default.fileExists(atPath: baseModelDirectory + "/model.bin") }
+
+    static let baseSkipMessage = "multilingual base model absent at \(baseModelDirectory) (set APIPE_MODEL_BASE or run `make model MODEL=base`)"
+
+    /// The base model, loaded once; nil when absent.
+    static let baseModel: WhisperModel? = baseModelPresent ? try? WhisperModel.load(directory: baseModelDirectory) : nil
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {

@@ -98,4 +98,14 @@ struct WhisperInferenceTests {
             try model.transcribe([0, 0], options: WhisperOptions(threads: 0))
         }
     }
+
+    @Test func anEnglishOnlyModelRefusesAnotherLanguage() throws {
+        let model = try #require(Fixtures.model)
+        #expect(model.languages == ["en"])
+        #expect(throws: WhisperError.unknownLanguage("de", known: ["en"])) { try model.checkLanguage("de") }
+        try model.checkLanguage("en")
+        #expect(throws: WhisperError.unknownLanguage("de", known: ["en"])) {
+            try model.transcribe([0, 0], options: WhisperOptions(language: "de"))
+        }
+    }
 }

@@ -4,7 +4,9 @@
 Both read the same CTranslate2 tiny.en directory, decode greedily (beam 1) with the same
 thread count, on espeak-ng speech of known sentences (several voices and rates), resampled
 to 16 kHz by sox. Reports real-time factor (processing seconds / audio seconds), WER and
-peak RSS of each side, and the ratios apipe / faster-whisper.
+peak RSS of each side, and the ratios apipe / faster-whisper. With --base-model, the
+multilingual base model is run the same way beside it, the language left to detection on
+both sides (the files detected as English are counted).
 """
 import argparse, json, os, re, resource, subprocess, sys, time
 
@@ -78,29 +80,30 @@ def apipe(driver, model, threads, files, extra=()):
     out = run([driver, model, "--threads", str(threads), *extra, *files]).stdout.splitlines()
     rows = [json.loads(line) for line in out]
     summary = rows[-1]
-    return [r["text"] for r in rows[:-1]], summary["seconds"], summary["peak_rss_kib"]
+    return [r["text"] for r in rows[:-1]], [r["language"] for r in rows[:-1]], summary["seconds"], summary["peak_rss_kib"]
 
 
 FW_SCRIPT = r"""
 import json, resource, sys, time
 from faster_whisper import WhisperModel
-model_dir, threads, compute, files = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+model_dir, threads, compute, language, files = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 model = WhisperModel(model_dir, device="cpu", compute_type=compute, cpu_threads=threads)
 from faster_whisper.audio import decode_audio
-texts, total = [], 0.0
+texts, languages, total = [], [], 0.0
 for f in files:
     audio = decode_audio(f, 16000)
     start = time.perf_counter()
-    segments, _ = model.transcribe(audio, beam_size=1, language="en")
+    segments, info = model.transcribe(audio, beam_size=1, language=None if language == "auto" else language)
     texts.append(" ".join(s.text.strip() for s in segments))
+    languages.append(info.language)
     total += time.perf_counter() - start
-print(json.dumps({"texts": texts, "seconds": total, "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+print(json.dumps({"texts": texts, "languages": languages, "seconds": total, "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
-def faster_whisper(model, threads, compute, files):
-    out = json.loads(run([sys.executable, "-c", FW_SCRIPT, model, str(threads), compute, *files]).stdout)
-    return out["texts"], out["seconds"], out["peak_rss_kib"]
+def faster_whisper(model, threads, compute, files, language="en"):
+    out = json.loads(run([sys.executable, "-c", FW_SCRIPT, model, str(threads), compute, language, *files]).stdout)
+    return out["texts"], out["languages"], out["seconds"], out["peak_rss_kib"]
 
 
 def main():
@@ -110,6 +113,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--long-minutes", type=float, default=10)
+    ap.add_argument("--base-model", help="multilingual base model directory, benchmarked beside the main one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
@@ -147,42 +151,45 @@ def main():
         i += 1
     long_ref = [" ".join(long_ref)]
 
-    print(f"bench-whisper: tiny.en, beam 1, {args.threads} threads; short: {len(short)} files, "
+    base = args.base_model if args.base_model and os.path.exists(os.path.join(args.base_model, "model.bin")) else None
+    names = [os.path.basename(args.model.rstrip("/"))] + ([os.path.basename(base.rstrip("/"))] if base else [])
+    print(f"bench-whisper: {', '.join(names)}, beam 1, {args.threads} threads; short: {len(short)} files, "
           f"{short_audio:.1f} s; long: {long_audio / 60:.1f} min")
-    header = f"{'case':<28}{'RTF':>9}{'WER %':>8}{'peak MiB':>10}"
-    print(header)
+    print(f"{'case':<33}{'RTF':>9}{'WER %':>8}{'peak MiB':>10}{'lang en':>9}")
     results = {}
-    cases = [
-        ("short", "apipe", lambda: apipe(args.driver, args.model, args.threads, short)),
-        ("short", "apipe --shorten", lambda: apipe(args.driver, args.model, args.threads, short, ["--shorten"])),
-        ("short", "faster-whisper float32", lambda: faster_whisper(args.model, args.threads, "float32", short)),
-        ("short", "faster-whisper int8", lambda: faster_whisper(args.model, args.threads, "int8", short)),
-        ("long", "apipe", lambda: apipe(args.driver, args.model, args.threads, [long_wav])),
-        ("long", "faster-whisper float32", lambda: faster_whisper(args.model, args.threads, "float32", [long_wav])),
-        ("long", "faster-whisper int8", lambda: faster_whisper(args.model, args.threads, "int8", [long_wav])),
-    ]
+    cases = []
+    for label, model, fw_language in [("", args.model, "en")] + ([("base ", base, "auto")] if base else []):
+        for kind, files in (("short", short), ("long", [long_wav] if long_wav else [])):
+            if not files:
+                continue
+            cases += [
+                (kind, label + "apipe", lambda m=model, f=files: apipe(args.driver, m, args.threads, f)),
+                (kind, label + "faster-whisper float32", lambda m=model, f=files, l=fw_language: faster_whisper(m, args.threads, "float32", f, l)),
+                (kind, label + "faster-whisper int8", lambda m=model, f=files, l=fw_language: faster_whisper(m, args.threads, "int8", f, l)),
+            ]
+            if kind == "short" and not label:
+                cases.insert(-2, (kind, "apipe --shorten", lambda f=files: apipe(args.driver, args.model, args.threads, f, ["--shorten"])))
     for kind, name, fn in cases:
-        if kind == "long" and not long_wav:
-            continue
-        texts, seconds, rss = fn()
+        texts, languages, seconds, rss = fn()
         audio = short_audio if kind == "short" else long_audio
         rtf = seconds / audio
         w = wer(refs if kind == "short" else long_ref, texts)
         results[(kind, name)] = (rtf, w, rss)
-        print(f"{kind + ' ' + name:<28}{rtf:>9.4f}{w:>8.2f}{rss / 1024:>10.0f}", flush=True)
+        english = f"{languages.count('en')}/{len(languages)}"
+        print(f"{kind + ' ' + name:<33}{rtf:>9.4f}{w:>8.2f}{rss / 1024:>10.0f}{english:>9}", flush=True)
     print("ratios apipe / faster-whisper (RTF lower is faster; WER difference in points; memory)")
-    for kind in ("short", "long"):
-        if (kind, "apipe") not in results:
-            continue
-        a = results[(kind, "apipe")]
-        for anchor in ("faster-whisper float32", "faster-whisper int8"):
-            f = results[(kind, anchor)]
-            print(f"  {kind:<6} vs {anchor:<24} RTF x{a[0] / f[0]:.2f}  WER {a[1] - f[1]:+.2f} pt  "
-                  f"peak RSS x{a[2] / f[2]:.2f}")
-        if kind == "short":
-            s = results[("short", "apipe --shorten")]
-            print(f"  short  apipe --shorten vs apipe     RTF x{s[0] / a[0]:.2f}  WER {s[1] - a[1]:+.2f} pt")
-
+    for label in ("", "base ") if base else ("",):
+        for kind in ("short", "long"):
+            if (kind, label + "apipe") not in results:
+                continue
+            a = results[(kind, label + "apipe")]
+            for anchor in ("faster-whisper float32", "faster-whisper int8"):
+                f = results[(kind, label + anchor)]
+                print(f"  {kind:<6} {label + 'apipe':<10} vs {label + anchor:<29} RTF x{a[0] / f[0]:.2f}  "
+                      f"WER {a[1] - f[1]:+.2f} pt  peak RSS x{a[2] / f[2]:.2f}")
+            if kind == "short" and not label:
+                s = results[("short", "apipe --shorten")]
+                print(f"  short  apipe --shorten vs apipe     RTF x{s[0] / a[0]:.2f}  WER {s[1] - a[1]:+.2f} pt")
 
 if __name__ == "__main__":
     main()

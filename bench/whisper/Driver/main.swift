@@ -1,6 +1,6 @@
 // apipe-whisper-bench: transcribes 16 kHz WAV files with APipeWhisper and prints one JSON line
-// per file: {"file", "text", "seconds", "audio_seconds"}; the last line carries load time and peak RSS.
-// Usage: apipe-whisper-bench MODEL_DIR [--threads N] [--shorten] [--no-timestamps] [--greedy-only] FILE.wav...
+// per file: {"file", "text", "language", "seconds", "audio_seconds"}; the last line carries load time and peak RSS.
+// Usage: apipe-whisper-bench MODEL_DIR [--threads N] [--language CODE] [--shorten] [--no-timestamps] [--greedy-only] FILE.wav...
 import APipeWhisper
 import Foundation
 
@@ -62,7 +62,7 @@ func peakRSSKiB() -> Int {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard !arguments.isEmpty else {
-    FileHandle.standardError.write(Data("usage: apipe-whisper-bench MODEL_DIR [--threads N] [--shorten] [--no-timestamps] [--greedy-only] FILE.wav...\n".utf8))
+    FileHandle.standardError.write(Data("usage: apipe-whisper-bench MODEL_DIR [--threads N] [--language CODE] [--shorten] [--no-timestamps] [--greedy-only] FILE.wav...\n".utf8))
     exit(2)
 }
 let modelDirectory = arguments.removeFirst()
@@ -72,6 +72,7 @@ while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--threads": options.threads = Int(arguments.removeFirst())
+    case "--language": options.language = arguments.removeFirst()
     case "--shorten": options.shortenEncoderContext = true
     case "--no-timestamps": options.timestamps = false
     case "--greedy-only": options.temperatures = [0]
@@ -91,7 +92,7 @@ do {
         let seconds = Date().timeIntervalSince(start)
         total += seconds
         audio += result.duration
-        print(json(["file": file, "text": result.text, "seconds": seconds, "audio_seconds": result.duration,
+        print(json(["file": file, "text": result.text, "language": result.language, "seconds": seconds, "audio_seconds": result.duration,
                     "confidence": result.confidence, "tokens": result.tokens]))
     }
     print(json(["summary": true, "load_seconds": loadSeconds, "seconds": total, "audio_seconds": audio,
