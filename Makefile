@@ -56,11 +56,14 @@ models/base/model.bin:
 models/%/model.bin:
 	@echo "make model: unknown MODEL=$* (known: tiny.en, base)" >&2; exit 2
 
+# One build serves demo, install and test: `swift test` builds tests with another plan than a
+# plain `swift build` (executables are compiled for testability), so every target builds the
+# tests too and `make test` after `make demo` (or the reverse) rebuilds nothing.
 build: deps
-	$(SWIFT) build $(CONFIG)
+	$(SWIFT) build $(CONFIG) --build-tests
 
 test: setup build
-	APIPE_MODEL=$(CURDIR)/$(MODELDIR) APIPE_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(CONFIG)
+	APIPE_MODEL=$(CURDIR)/$(MODELDIR) APIPE_BIN=$(CURDIR)/$(BIN) $(SWIFT) test $(CONFIG) --skip-build
 
 demo: setup build
 	PATH=$(CURDIR)/$(BIN):$$PATH APIPE_MODEL=$(CURDIR)/$(MODELDIR) bash examples/demo.sh
