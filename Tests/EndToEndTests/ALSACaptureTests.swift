@@ -3,25 +3,9 @@ import Testing
 
 /// The real ALSA capture API, fed from a raw file by ALSA's `file` plugin (no sound card).
 @Suite struct ALSACaptureTests {
-    /// Writes an asoundrc defining `filecap`, reading `in.raw`, and returns its environment.
-    func fileDevice(_ shell: Shell) throws -> [String: String] {
-        try shell.run("sox -n -r 16000 -c 1 -t s16 in.raw synth 3 sine 440")
-        let config = """
-            pcm.filecap {
-                type file
-                slave { pcm { type null } }
-                file "/dev/null"
-                infile "\(shell.path("in.raw"))"
-                format "raw"
-            }
-            """
-        try config.write(toFile: shell.path("asoundrc"), atomically: true, encoding: .utf8)
-        return ["ALSA_CONFIG_PATH": shell.path("asoundrc")]
-    }
-
     @Test func captureForADurationReadsTheFileThroughALSA() throws {
         let shell = try Shell()
-        let env = try fileDevice(shell)
+        let env = try shell.alsaFileDevice()
         let result = try shell.run("acapture -D filecap --preset low --duration 1.5 | acat --raw > out.raw; cmp -n 48000 out.raw in.raw && stat -c %s out.raw", environment: env)
         #expect(result.statuses == [0], "\(result.stderr)")
         #expect(result.text == "48000\n")
@@ -32,7 +16,7 @@ import Testing
 
     @Test func sigintEndsTheSessionAsInterruptedAndKeepsTheStreamWhole() throws {
         let shell = try Shell()
-        let env = try fileDevice(shell)
+        let env = try shell.alsaFileDevice()
         let result = try shell.run(
             """
             acapture -D filecap --preset low > >(acat --events > events.jsonl) & pid=$!
@@ -51,7 +35,7 @@ import Testing
 
     @Test func sigquitEndsTheCaptureTheDefaultWayWithoutABacktrace() throws {
         let shell = try Shell()
-        let env = try fileDevice(shell)
+        let env = try shell.alsaFileDevice()
         let result = try shell.run(
             """
             ulimit -c 0
@@ -68,7 +52,7 @@ import Testing
 
     @Test func missingDeviceIsAClearError() throws {
         let shell = try Shell()
-        let env = try fileDevice(shell)
+        let env = try shell.alsaFileDevice()
         let result = try shell.run("acapture -D nosuchdevice --duration 1 > /dev/null", environment: env)
         #expect(result.statuses == [69])
         #expect(result.stderr == "acapture: audio device 'nosuchdevice': no such capture device (list devices with `arecord -L`, or define one in ~/.asoundrc)\n")

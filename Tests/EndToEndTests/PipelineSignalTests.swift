@@ -3,22 +3,6 @@ import Testing
 
 /// Ctrl-C on a live pipeline, done the way a terminal does it: SIGINT to the job's process group.
 @Suite struct PipelineSignalTests {
-    /// An ALSA `file` device reading `in.raw` (unpaced: it delivers audio as fast as it is read).
-    func fileDevice(_ shell: Shell) throws -> [String: String] {
-        try shell.run("sox -n -r 16000 -c 1 -t s16 in.raw synth 3 sine 440")
-        let config = """
-            pcm.filecap {
-                type file
-                slave { pcm { type null } }
-                file "/dev/null"
-                infile "\(shell.path("in.raw"))"
-                format "raw"
-            }
-            """
-        try config.write(toFile: shell.path("asoundrc"), atomically: true, encoding: .utf8)
-        return ["ALSA_CONFIG_PATH": shell.path("asoundrc")]
-    }
-
     /// Runs `pipeline` as a job of its own (`set -m`, as an interactive shell does), waits until
     /// each program in `ready` catches SIGINT (10 s at most), sends `signals` to `target` (the
     /// job's process group by default, or the program of that name), and waits until the stages
@@ -48,7 +32,7 @@ import Testing
 
     @Test func ctrlCOnALivePipelineKeepsTheRecordingWhole() throws {
         let shell = try Shell()
-        let env = try fileDevice(shell)
+        let env = try shell.alsaFileDevice()
         let result = try runAndSignal(
             shell,
             """

@@ -66,6 +66,24 @@ final class Shell {
         return Result(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), statuses: statuses)
     }
 
+    /// An ALSA device `filecap` that reads 3 s of a 440 Hz tone from `in.raw` through ALSA's
+    /// `file` plugin (no sound card; unpaced, and past the file's end it repeats stale data);
+    /// returns the environment that defines it.
+    func alsaFileDevice() throws -> [String: String] {
+        try run("sox -n -r 16000 -c 1 -t s16 in.raw synth 3 sine 440")
+        let config = """
+            pcm.filecap {
+                type file
+                slave { pcm { type null } }
+                file "/dev/null"
+                infile "\(path("in.raw"))"
+                format "raw"
+            }
+            """
+        try config.write(toFile: path("asoundrc"), atomically: true, encoding: .utf8)
+        return ["ALSA_CONFIG_PATH": path("asoundrc")]
+    }
+
     /// Speech from espeak-ng as a WAV file in the scratch directory (22050 Hz mono s16).
     func speech(_ text: String, name: String = "speech.wav", voice: String = "en-us") throws -> String {
         let file = path(name)
