@@ -51,6 +51,7 @@ public final class OpenAIEngine: TranscriptionEngine {
         http.timeout.read = .milliseconds(seconds)
         http.connectionPool.retryConnectionEstablishment = false
         http.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, configuration.connections)
+        http.http1_1ConnectionDebugInitializer = QuickAckHandler.install
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     }
 
