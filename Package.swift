@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -45,6 +46,7 @@ let package = Package(
             dependencies: [
                 "APipeStream", "APipeDSP", "APipeAudio", "APipeCat", "APipeWhisper",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .target(
             name: "APipeStore",
@@ -66,7 +68,10 @@ let package = Package(
         .executableTarget(name: "apipe-resample-bench", dependencies: ["APipeDSP"], path: "bench/resample/Driver"),
         .executableTarget(
             name: "apipe-transcribe-bench",
-            dependencies: ["APipeTranscribe", "APipeStream", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "APipeTranscribe", "APipeStream", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             path: "bench/transcribe/Driver"),
 
         // Tests: one target per library, plus end-to-end tests through the built binaries.

@@ -19,12 +19,32 @@ public struct Event: Sendable, Equatable {
         self.json = json
     }
 
-    /// Encodes a known event.
-    public init<E: StreamEvent>(_ event: E) {
-        // Encoding a plain Codable struct of strings and numbers cannot fail.
-        let body = (try? Event.encoder.encode(TypedEvent(type: E.type, body: event))) ?? Data()
+    /// Encodes a known event, or says why it cannot be (a NaN or infinite number has no JSON form).
+    public init<E: StreamEvent>(encoding event: E) throws(EventError) {
+        do {
+            self.json = Array(try Event.encoder.encode(TypedEvent(type: E.type, body: event)))
+        } catch {
+            throw .unencodable(type: E.type, detail: Event.describe(error))
+        }
         self.type = E.type
-        self.json = Array(body)
+    }
+
+    /// Encodes a known event; one that cannot be encoded gets empty JSON, which every writer
+    /// refuses (`init(encoding:)` says why).
+    public init<E: StreamEvent>(_ event: E) {
+        self = (try? Event(encoding: event)) ?? Event(type: E.type, unchecked: [])
+    }
+
+    private init(type: String, unchecked json: [UInt8]) {
+        self.type = type
+        self.json = json
+    }
+
+    /// Why a writer must not write this event (empty or over the reader's size limit), or nil.
+    public var unwritableReason: EventError? {
+        if json.isEmpty { return .unencodable(type: type, detail: "no JSON") }
+        if json.count > PacketLimits.maxEventPayload { return .tooLarge(type: type, bytes: json.count) }
+        return nil
     }
 
     /// Decodes this event as `E`, or nil when its type is another one.
@@ -54,7 +74,10 @@ public struct Event: Sendable, Equatable {
     }()
 
     private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
+        if case .invalidValue(let value, let context) = error as? EncodingError {
+            return "field '\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: "."))' holds \(value), which JSON cannot carry"
+        }
+        return switch error as? DecodingError {
         case .keyNotFound(let key, _): "missing field '\(snakeCase(key.stringValue))'"
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             "bad field '\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: "."))'"
@@ -75,6 +98,10 @@ public enum EventError: Error, Equatable, CustomStringConvertible {
     case missingType
     case multiline
     case badFields(type: String, detail: String)
+    /// A known event could not be encoded (a non-finite number).
+    case unencodable(type: String, detail: String)
+    /// The event's JSON is over the stream's event size limit.
+    case tooLarge(type: String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -82,6 +109,8 @@ public enum EventError: Error, Equatable, CustomStringConvertible {
         case .missingType: "event has no string \"type\" member"
         case .multiline: "event JSON spans several lines"
         case .badFields(let type, let detail): "\(type) event: \(detail)"
+        case .unencodable(let type, let detail): "\(type) event cannot be encoded: \(detail)"
+        case .tooLarge(let type, let bytes): "\(type) event of \(bytes) bytes is over the \(PacketLimits.maxEventPayload)-byte limit"
         }
     }
 }

@@ -162,11 +162,13 @@ public struct Transcription: StreamEvent, Equatable {
     public var characters: Int
     public var phrases: [TranscriptPhrase]?
     public var retries: Int
+    /// True when the text was cut to keep the event under the stream's size limit.
+    public var truncated: Bool?
 
     public init(
         session: String, index: Int, start: Double, end: Double, text: String, language: String?,
         confidence: Double?, method: String, provider: String, model: String?, processingTime: Double,
-        phrases: [TranscriptPhrase]?, retries: Int
+        phrases: [TranscriptPhrase]?, retries: Int, truncated: Bool? = nil
     ) {
         self.session = session
         self.index = index
@@ -184,6 +186,7 @@ public struct Transcription: StreamEvent, Equatable {
         self.characters = text.count
         self.phrases = phrases
         self.retries = retries
+        self.truncated = truncated
     }
 }
 

@@ -68,12 +68,15 @@ public final class StreamWriter {
         try scratch.withUnsafeBytes { raw throws in try writeAudio(position: position, bytes: raw) }
     }
 
+    /// Writes an event; one a reader would refuse (empty, over the size limit) is an error, never
+    /// written.
     public func write(_ event: Event) throws {
+        if let reason = event.unwritableReason { throw reason }
         try packet(.event, event.json)
     }
 
     public func write<E: StreamEvent>(event: E) throws {
-        try write(Event(event))
+        try write(Event(encoding: event))
     }
 
     /// Writes every kind of packet a reader returns.

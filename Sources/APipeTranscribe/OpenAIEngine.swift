@@ -5,7 +5,7 @@ import Foundation
 /// whisper server, a gateway): a multipart WAV upload, `verbose_json` asked for.
 ///
 /// The API key travels only in the `Authorization` header; it never appears in an error,
-/// a description or the stream.
+/// a description or the stream, even when a server echoes it back.
 public final class OpenAIEngine: TranscriptionEngine {
     public struct Configuration: Sendable {
         /// Base URL: `https://api.openai.com`, or one ending in `/v1`.
@@ -13,7 +13,7 @@ public final class OpenAIEngine: TranscriptionEngine {
         public var model: String = "whisper-1"
         public var language: String?
         public var prompt: String?
-        /// Seconds for one request, connection to last byte.
+        /// Seconds for one request, connection to the answer's last byte.
         public var timeout: Double = 120
         /// Requests at once (sizes the connection pool).
         public var connections: Int = 3
@@ -28,6 +28,8 @@ public final class OpenAIEngine: TranscriptionEngine {
 
     public let configuration: Configuration
     private let apiKey: String?
+    /// Every error text passes through it: a server may echo the key back.
+    private let redactor: SecretRedactor
     private let client: HTTPClient
     private let endpoint: String
     private let formatFallback = FormatMemory()
@@ -41,6 +43,7 @@ public final class OpenAIEngine: TranscriptionEngine {
     public init(configuration: Configuration, apiKey: String?) {
         self.configuration = configuration
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        self.redactor = SecretRedactor(secret: apiKey)
         self.endpoint = Self.endpoint(base: configuration.url)
         var http = HTTPClient.Configuration()
         let seconds = Int64(max(1, (configuration.timeout * 1000).rounded()))
@@ -48,6 +51,7 @@ public final class OpenAIEngine: TranscriptionEngine {
         http.timeout.read = .milliseconds(seconds)
         http.connectionPool.retryConnectionEstablishment = false
         http.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, configuration.connections)
+        http.http1_1ConnectionDebugInitializer = QuickAckHandler.install
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     }
 
@@ -83,11 +87,14 @@ public final class OpenAIEngine: TranscriptionEngine {
         }
         let verbose = !formatFallback.plainJSON
         do {
-            return try await send(wav, verbose: verbose)
-        } catch .rejected(let status, let message) where verbose && message.contains("response_format") {
-            formatFallback.plainJSON = true
-            _ = status
-            return try await send(wav, verbose: false)
+            do {
+                return try await send(wav, verbose: verbose)
+            } catch .rejected(_, let message) where verbose && message.contains("response_format") {
+                formatFallback.plainJSON = true
+                return try await send(wav, verbose: false)
+            }
+        } catch {
+            throw redactor.clean(error)
         }
     }
 
@@ -108,20 +115,43 @@ public final class OpenAIEngine: TranscriptionEngine {
         if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         request.body = .bytes(body)
 
-        let deadline = Int64(max(1, (configuration.timeout * 1000).rounded()))
-        let status: Int
-        let headers: [(String, String)]
-        let bytes: [UInt8]
+        let reply: Reply
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(deadline))
-            status = Int(response.status.code)
-            headers = response.headers.map { ($0.name, $0.value) }
-            let collected = try await response.body.collect(upTo: 16 << 20)
-            bytes = Array(collected.readableBytesView)
+            reply = try await exchange(request)
         } catch {
             throw Self.classify(error, timeout: configuration.timeout)
         }
-        return try OpenAIResponse.parse(status: status, headers: headers, body: bytes)
+        return try OpenAIResponse.parse(status: reply.status, headers: reply.headers, body: reply.body, redactor: redactor)
+    }
+
+    private struct Reply: Sendable {
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+    }
+
+    /// Sends the request and reads the whole answer within `timeout`: the client's own deadline
+    /// ends with the response head, and its read timeout restarts with every byte, so a server
+    /// trickling its body would hold the request for as long as it likes.
+    private func exchange(_ request: HTTPClientRequest) async throws -> Reply {
+        let client = self.client
+        let timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: Reply?.self) { group in
+            group.addTask {
+                let response = try await client.execute(request, timeout: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+                let collected = try await response.body.collect(upTo: 16 << 20)
+                return Reply(
+                    status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                    body: Array(collected.readableBytesView))
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let reply = first else { throw HTTPClientError.deadlineExceeded }
+            return reply
+        }
     }
 
     /// Maps a transport error to an engine error, without the request in it.

@@ -20,10 +20,12 @@ enum OpenAIResponse {
         var error: Detail?
     }
 
-    static func parse(status: Int, headers: [(String, String)], body: [UInt8]) throws(EngineError) -> EngineResult {
+    /// Reads one answer; `redactor` cleans what of the body an error quotes, before it is cut short
+    /// (so no part of a key survives at the cut).
+    static func parse(status: Int, headers: [(String, String)], body: [UInt8], redactor: SecretRedactor) throws(EngineError) -> EngineResult {
         let contentType = header("content-type", in: headers)?.lowercased() ?? ""
         guard (200..<300).contains(status) else {
-            let message = errorMessage(body, contentType: contentType)
+            let message = errorMessage(body, contentType: contentType, redactor: redactor)
             switch status {
             case 401, 403: throw .unauthorized(status: status)
             case 408: throw .connection("the server timed out the request (HTTP 408)")
@@ -42,7 +44,7 @@ enum OpenAIResponse {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let verbose = try? decoder.decode(Verbose.self, from: Data(body)) else {
-            throw .badResponse("the answer is not transcription JSON (\(body.count) bytes: \(preview(body)))")
+            throw .badResponse("the answer is not transcription JSON (\(body.count) bytes: \(preview(body, redactor: redactor)))")
         }
         let segments = verbose.segments ?? []
         let phrases = segments.compactMap { segment -> TranscriptPhrase? in
@@ -52,7 +54,7 @@ enum OpenAIResponse {
                 confidence: segment.avgLogprob.map { exp($0) })
         }
         return EngineResult(
-            text: verbose.text.trimmingCharacters(in: .whitespacesAndNewlines), language: verbose.language,
+            text: verbose.text.trimmingCharacters(in: .whitespacesAndNewlines), language: verbose.language.map { String($0.prefix(64)) },
             confidence: confidence(segments), phrases: phrases)
     }
 
@@ -84,12 +86,12 @@ enum OpenAIResponse {
         headers.first { $0.0.lowercased() == name }?.1
     }
 
-    private static func errorMessage(_ body: [UInt8], contentType: String) -> String {
+    private static func errorMessage(_ body: [UInt8], contentType: String, redactor: SecretRedactor) -> String {
         if let failure = try? JSONDecoder().decode(Failure.self, from: Data(body)), let message = failure.error?.message {
-            return String(message.prefix(300))
+            return String(redactor.clean(message).prefix(300))
         }
         if contentType.contains("html") || looksLikeHTML(body) { return "an HTML page" }
-        return preview(body)
+        return preview(body, redactor: redactor)
     }
 
     private static func looksLikeHTML(_ body: [UInt8]) -> Bool {
@@ -98,9 +100,9 @@ enum OpenAIResponse {
     }
 
     /// The first bytes of a body, printable, for an error message.
-    private static func preview(_ body: [UInt8]) -> String {
-        let text = String(decoding: body.prefix(80), as: UTF8.self)
-        let clean = String(text.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) })
-        return clean.isEmpty ? "empty" : "\"" + clean + (body.count > 80 ? "…" : "") + "\""
+    private static func preview(_ body: [UInt8], redactor: SecretRedactor) -> String {
+        let text = redactor.clean(String(decoding: body.prefix(4096), as: UTF8.self))
+        let printable = String(text.unicodeScalars.prefix(80).map { $0.value < 0x20 ? " " : Character($0) })
+        return printable.isEmpty ? "empty" : "\"" + printable + (text.unicodeScalars.count > 80 || body.count > 4096 ? "…" : "") + "\""
     }
 }

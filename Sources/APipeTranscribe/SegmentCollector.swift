@@ -183,6 +183,7 @@ public struct SegmentCollector {
         sawAudio = true
         scratch.removeAll(keepingCapacity: true)
         block.appendSamples(to: &scratch)
+        if block.format.encoding == .f32le { Self.clean(&scratch) }
         let channels = block.format.channels
         var position = block.position
         var first = 0
@@ -214,6 +215,17 @@ public struct SegmentCollector {
                 ChannelMixer(inputChannels: channels, outputChannels: 1).mix(UnsafeBufferPointer(rebasing: all[(first * channels)...]), into: &mixed)
             }
             buffer.append(contentsOf: mixed)
+        }
+    }
+
+    /// NaN to silence and everything else into [-1, 1]: float input can carry any bit pattern,
+    /// and one NaN or 3e38 would spread through resampling and mixing into every engine's input.
+    static func clean(_ samples: inout [Float]) {
+        samples.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices {
+                let x = buffer[i]
+                buffer[i] = x.isNaN ? 0 : Swift.min(1, Swift.max(-1, x))
+            }
         }
     }
 

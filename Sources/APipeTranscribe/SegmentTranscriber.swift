@@ -11,6 +11,8 @@ public struct SegmentTranscriber: Sendable {
     public let deferNetworkFailures: Bool
     /// Called before each retry (for progress counters).
     public let onRetry: @Sendable () -> Void
+    /// A failure's error text is cut here, so the event always fits the stream's limit.
+    static let maxErrorCharacters = 2000
 
     public init(engines: [any TranscriptionEngine], policy: RetryPolicy, deferNetworkFailures: Bool = false, onRetry: @escaping @Sendable () -> Void = {}) {
         self.engines = engines
@@ -29,7 +31,11 @@ public struct SegmentTranscriber: Sendable {
             let isLast = position == engines.count - 1
             do {
                 let (result, seconds) = try await transcribeWhole(job.audio, with: engine, retries: &retries, fallbackLeft: !isLast)
-                return Event(success(job, result, engine: engine, seconds: seconds, retries: retries))
+                if let event = TranscriptionEvent.make(success(job, result, engine: engine, seconds: seconds, retries: retries)) {
+                    return event
+                }
+                lastError = .badResponse("the answer cannot be written as a transcription event")
+                lastEngine = engine.name
             } catch {
                 lastError = error
                 lastEngine = engine.name
@@ -117,8 +123,9 @@ public struct SegmentTranscriber: Sendable {
 
     private func failure(_ job: SegmentJob, _ error: EngineError, engine: String?, retries: Int) -> Event {
         let pending = deferNetworkFailures && error.isNetworkFailure
+        let text = engine.map { "\($0): \(error)" } ?? error.description
         return Event(TranscriptionFailed(
-            session: job.session, index: job.index, t: job.end, error: engine.map { "\($0): \(error)" } ?? error.description, retries: retries,
+            session: job.session, index: job.index, t: job.end, error: String(text.prefix(Self.maxErrorCharacters)), retries: retries,
             retryable: error.isRetryable, pending: pending))
     }
 }

@@ -52,7 +52,7 @@ struct ATranscribe: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("First retry delay in seconds; it doubles each retry, with jitter.", valueName: "seconds"))
     var retryDelay = 1.0
 
-    @Option(name: .long, help: ArgumentHelp("Time limit of one request or command run, in seconds.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Time limit of one request (connection to the answer's last byte) or command run, in seconds.", valueName: "seconds"))
     var timeout = 120.0
 
     @Option(name: .long, help: ArgumentHelp("Split segments longer than this before transcribing them (engines also split at their own limits).", valueName: "seconds"))

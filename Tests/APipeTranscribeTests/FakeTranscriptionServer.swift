@@ -17,6 +17,8 @@ final class FakeTranscriptionServer: @unchecked Sendable {
         case status(Int, body: String, retryAfter: String?)
         case malformedJSON
         case html
+        /// `status` with an error message of `prefix` and the request's `Authorization` header.
+        case echoAuthorization(Int, prefix: String)
     }
 
     struct Request: Sendable {
@@ -108,6 +110,8 @@ final class FakeTranscriptionServer: @unchecked Sendable {
             return Self.json(200, #"{"text": "cut off"#)
         case .html:
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html"], body: Data("<!DOCTYPE html><html><body>Welcome to nginx!</body></html>".utf8))
+        case .echoAuthorization(let code, let prefix):
+            return Self.json(code, #"{"error":{"message":"\#(prefix)\#(request.authorization ?? "")"}}"#)
         }
     }
 

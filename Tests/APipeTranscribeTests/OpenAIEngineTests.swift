@@ -104,6 +104,30 @@ import Testing
         }
     }
 
+    @Test func aKeyTheServerEchoesIsRedactedEvenWhereTheMessageIsCut() async throws {
+        // The key straddles the 300-character cut of an error message: no piece of it may survive.
+        let script: [FakeTranscriptionServer.Answer] = [
+            .echoAuthorization(400, prefix: "you sent "), .echoAuthorization(500, prefix: String(repeating: "x", count: 285) + " key "),
+        ]
+        try await withServer(script: script) { server in
+            let engine = makeEngine(server.url)
+            var errors: [EngineError] = []
+            for _ in script { if case .failure(let e) = await attempt(engine, second) { errors.append(e) } }
+            await engine.shutdown()
+            #expect(errors.first == .rejected(status: 400, message: "you sent Bearer [redacted]"))
+            #expect(errors.count == 2 && errors.allSatisfy { !$0.description.contains("sk-test") && !$0.description.contains("SECRET") })
+        }
+    }
+
+    @Test func theRedactorMasksTheKeyAndEveryBearerToken() {
+        let redactor = SecretRedactor(secret: "sk-abc-123")
+        #expect(redactor.clean("key sk-abc-123, again sk-abc-123") == "key [redacted], again [redacted]")
+        #expect(redactor.clean(#"{"authorization":"bearer other-token"}"#) == #"{"authorization":"bearer [redacted]"}"#)
+        #expect(redactor.clean("Authorization: Bearer sk-abc-123") == "Authorization: Bearer [redacted]")
+        #expect(SecretRedactor(secret: "").clean("no secret here") == "no secret here")
+        #expect(redactor.clean(EngineError.server(status: 502, message: "got sk-abc-123", retryAfter: 2)) == .server(status: 502, message: "got [redacted]", retryAfter: 2))
+    }
+
     @Test func slowAnswersTimeOutAndAreRetried() async throws {
         try await withServer(script: [.delayed(milliseconds: 3000, .transcript)]) { server in
             let engine = makeEngine(server.url, timeout: 0.3)
@@ -167,10 +191,12 @@ import Testing
         }
     }
 
-    @Test func theUploadLimitFollowsTheRate() {
+    @Test func theUploadLimitFollowsTheRate() async {
         var configuration = OpenAIEngine.Configuration()
         configuration.maxUploadBytes = 25_000_000
-        let limit = OpenAIEngine(configuration: configuration, apiKey: nil).maxSeconds ?? 0
+        let engine = OpenAIEngine(configuration: configuration, apiKey: nil)
+        let limit = engine.maxSeconds ?? 0
+        await engine.shutdown()
         #expect(limit > 780 && limit < 782)
         #expect(OpenAIEngine.endpoint(base: "http://h:1/v1/") == "http://h:1/v1/audio/transcriptions")
         #expect(OpenAIEngine.endpoint(base: "http://h:1") == "http://h:1/v1/audio/transcriptions")

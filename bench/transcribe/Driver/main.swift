@@ -4,6 +4,8 @@
 // requests in flight, `jobs / delay` segments per second. Two engines are measured: one that
 // only sleeps (the queue alone), and the openai engine against an in-process HTTP server on
 // 127.0.0.1 that answers after the delay (queue + HTTP + multipart WAV upload).
+// Given the path of the built atranscribe, it then measures the tool's per-request overhead
+// beside curl's (RequestOverhead.swift).
 import APipeStream
 import APipeTranscribe
 import FlyingFox
@@ -110,3 +112,10 @@ for jobs in [3, 32] {
 }
 await server.stop()
 serverTask.cancel()
+
+// With the built atranscribe's path: its per-request overhead beside curl's.
+if let atranscribe = CommandLine.arguments.dropFirst().first {
+    let segments = Int(ProcessInfo.processInfo.environment["BENCH_SEGMENTS"] ?? "") ?? 40
+    print("")
+    try await RequestOverhead(atranscribe: atranscribe, segments: max(1, segments)).measure()
+}
