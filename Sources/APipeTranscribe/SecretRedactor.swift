@@ -35,6 +35,7 @@ struct SecretRedactor: Sendable {
         case .badAudio(let detail): .badAudio(clean(detail))
         case .commandFailed(let detail): .commandFailed(clean(detail))
         case .unavailable(let detail): .unavailable(clean(detail))
+        case .invalidOption(let detail): .invalidOption(clean(detail))
         case .timeout, .rateLimited, .unauthorized: error
         }
     }
