@@ -109,8 +109,10 @@ public final class Library: Sendable {
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw StoreError.notALibrary(path: path) }
             if fileExists(path + "/" + databaseName) { return }
+            // Another process may be creating this library right now: SQLite's own files
+            // (the database, its -wal, -shm or -journal) do not make the directory foreign.
             let entries = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            guard entries.isEmpty else { throw StoreError.notALibrary(path: path) }
+            guard entries.allSatisfy({ $0.hasPrefix(databaseName) }) else { throw StoreError.notALibrary(path: path) }
             return
         }
         guard create else { throw StoreError.cannotOpen(path: path, reason: "no library there yet") }
