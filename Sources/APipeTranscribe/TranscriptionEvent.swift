@@ -15,12 +15,11 @@ enum TranscriptionEvent {
         var clean = transcription
         clean.confidence = probability(clean.confidence)
         clean.processingTime = finite(clean.processingTime) ?? 0
-        clean.phrases = clean.phrases.map { phrases in
-            phrases.compactMap { phrase -> TranscriptPhrase? in
-                guard phrase.start.isFinite, phrase.end.isFinite else { return nil }
-                return TranscriptPhrase(start: phrase.start, end: phrase.end, text: phrase.text, confidence: probability(phrase.confidence))
-            }
+        let phrases = (clean.phrases ?? []).compactMap { phrase -> TranscriptPhrase? in
+            guard phrase.start.isFinite, phrase.end.isFinite else { return nil }
+            return TranscriptPhrase(start: phrase.start, end: phrase.end, text: phrase.text, confidence: probability(phrase.confidence))
         }
+        clean.phrases = phrases.isEmpty ? nil : phrases
         if clean.text.utf8.count > maxTextBytes { cut(&clean, toBytes: maxTextBytes) }
         while true {
             guard let event = try? Event(encoding: clean) else { return nil }

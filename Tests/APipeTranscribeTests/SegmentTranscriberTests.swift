@@ -28,6 +28,17 @@ import Testing
         #expect(elapsed >= 0.06)
     }
 
+    @Test func whatABrokenModelAnswersStillMakesAnEventTheReaderTakes() async throws {
+        // A model.bin with NaN weights makes Whisper answer NaN log probabilities.
+        let engine = ScriptedEngine(isNetwork: false) { _, _, _ throws(EngineError) in
+            EngineResult(text: "!!!!", language: "en", confidence: .nan, phrases: [TranscriptPhrase(start: 0, end: .nan, text: "!!!!", confidence: .nan)])
+        }
+        let event = await transcriber([engine]).transcribe(job)
+        #expect(!event.json.isEmpty && event.unwritableReason == nil)
+        let t = try #require(try event.decode(Transcription.self))
+        #expect(t.text == "!!!!" && t.confidence == nil && t.phrases == nil)
+    }
+
     @Test func retriesStopAtTheLimit() async throws {
         let engine = ScriptedEngine { _, _, _ throws(EngineError) in throw .timeout(seconds: 1) }
         let event = await transcriber([engine], retries: 2, base: 0.001).transcribe(job)
