@@ -45,7 +45,9 @@ final class FakeTranscriptionServer: @unchecked Sendable {
     static func start(script: [Answer] = [], answer: Answer = .transcript, apiKey: String? = "sk-test-SECRET-123") async throws -> FakeTranscriptionServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // Whisper tests running beside these keep both cores (and Swift's cooperative pool) busy:
+        // the bound is only against a hang.
+        try await server.waitUntilListening(timeout: 120)
         guard case .ip4(_, let port) = await server.listeningAddress else { throw CancellationError() }
         let fake = FakeTranscriptionServer(server: server, task: task, port: port, script: script, answer: answer, apiKey: apiKey)
         await server.appendRoute("POST /v1/audio/transcriptions") { request in try await fake.handle(request) }

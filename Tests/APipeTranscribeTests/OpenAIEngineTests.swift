@@ -9,7 +9,7 @@ import Testing
 
     /// The default timeout only bounds a hang: the whole suite runs beside Whisper tests on two
     /// loaded cores, where a first request (connection set-up included) took over 2 s.
-    private func makeEngine(_ url: String, key: String? = Self.key, timeout: Double = 15, maxSeconds: Double? = nil) -> OpenAIEngine {
+    private func makeEngine(_ url: String, key: String? = Self.key, timeout: Double = 60, maxSeconds: Double? = nil) -> OpenAIEngine {
         var configuration = OpenAIEngine.Configuration()
         configuration.url = url
         configuration.timeout = timeout
